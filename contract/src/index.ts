@@ -1,0 +1,78 @@
+import * as admin from './admin.js';
+import * as auth from './auth.js';
+import * as health from './health.js';
+import * as images from './images.js';
+import * as likes from './likes.js';
+import * as presence from './presence.js';
+import * as profile from './profile.js';
+import * as sharing from './sharing.js';
+import * as tags from './tags.js';
+import * as templates from './templates.js';
+
+export * from './call.js';
+export * from './common.js';
+export { admin, auth, health, images, likes, presence, profile, sharing, tags, templates };
+export type { TokenPayload } from './auth.js';
+export type { Profile, Role } from './profile.js';
+export type { Image, UploadOutcome } from './images.js';
+export type { EmailTemplate } from './templates.js';
+export type { AccessType } from './sharing.js';
+export * as texts from './texts.js';
+
+/** Every call of spec §7, by a stable name. */
+export const calls = {
+  health: health.health,
+  signin: auth.signin,
+  signup: auth.signup,
+  forgotPassword: auth.forgotPassword,
+  resetPassword: auth.resetPassword,
+  getApiProfile: profile.getApiProfile,
+  getProfile: profile.getProfile,
+  getMe: profile.getMe,
+  updateProfile: profile.updateProfile,
+  uploadProfileImage: profile.uploadProfileImage,
+  getBreadcrumbs: profile.getBreadcrumbs,
+  getGridImages: images.getGridImages,
+  getGridImagesOld: images.getGridImagesOld,
+  getImage: images.getImage,
+  getLibrary: images.getLibrary,
+  searchImages: images.searchImages,
+  deleteImages: images.deleteImages,
+  bulkUpload: images.bulkUpload,
+  getExistingTags: tags.getExistingTags,
+  tagsOfSelection: tags.tagsOfSelection,
+  addTags: tags.addTags,
+  addUserTags: tags.addUserTags,
+  removeTag: tags.removeTag,
+  addTagToImage: tags.addTagToImage,
+  getUserTags: tags.getUserTags,
+  getMyTaggedImages: tags.getMyTaggedImages,
+  searchSuggestions: tags.searchSuggestions,
+  headerSearchTags: tags.headerSearchTags,
+  likeImage: likes.likeImage,
+  likeStatus: likes.likeStatus,
+  myLikedImages: likes.myLikedImages,
+  isUserInPhoto: presence.isUserInPhoto,
+  getTaggedUsers: presence.getTaggedUsers,
+  markInPhoto: presence.markInPhoto,
+  photosUserTaggedIn: presence.photosUserTaggedIn,
+  shareAll: sharing.shareAll,
+  shareRestricted: sharing.shareRestricted,
+  shareImg: sharing.shareImg,
+  getSharedImages: sharing.getSharedImages,
+  getSharedImagesByLink: sharing.getSharedImagesByLink,
+  getSharedWithMe: sharing.getSharedWithMe,
+  getUserAccessData: sharing.getUserAccessData,
+  updateUserStatus: sharing.updateUserStatus,
+  usersISharedWith: sharing.usersISharedWith,
+  sharedWithUser: sharing.sharedWithUser,
+  listTemplates: templates.listTemplates,
+  setDefaultTemplate: templates.setDefaultTemplate,
+  createTemplate: templates.createTemplate,
+  updateTemplate: templates.updateTemplate,
+  adminTags: admin.adminTags,
+  adminMergeTags: admin.adminMergeTags,
+  adminUpdateTag: admin.adminUpdateTag,
+} as const;
+
+export type CallName = keyof typeof calls;
