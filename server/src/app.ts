@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { AuthService } from './auth/auth.service.js';
+import { registerAuthRoutes } from './auth/auth.routes.js';
+import { PasswordResetsRepository } from './auth/password-resets.repository.js';
+import { RateLimitsRepository } from './auth/rate-limits.repository.js';
+import { SessionTokens } from './auth/session-tokens.js';
+import { Throttle } from './auth/throttle.js';
+import { UsersRepository } from './auth/users.repository.js';
+import type { Config } from './config/config.js';
+import { resolveJwtSecret } from './config/secrets.js';
+import { openDatabase } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { registerHealthRoutes } from './health/health.routes.js';
+import { registerErrorHandler } from './http/errors.js';
+import { registerOpenApi } from './http/openapi.js';
+import { registerSecurityHeaders } from './http/security.js';
+import { isWebAppNavigation, registerWebApp, sendWebApp } from './http/web-app.js';
+import { createMailer } from './mail/mailer.js';
+import { registerProfileRoutes } from './profile/profile.routes.js';
+import { ProfileService } from './profile/profile.service.js';
+import { type Clock, systemClock } from './shared/clock.js';
+
+export interface AppOptions {
+  config: Config;
+  clock?: Clock;
+}
+
+const version = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+/**
+ * Builds the whole server: database (migrated), services and every route. The returned instance
+ * is ready to listen; closing it finishes in-flight requests, then closes the database and mailer.
+ */
+export async function buildApp({ config, clock = systemClock }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Let in-flight requests finish on close; idle keep-alive sockets are closed at once.
+    forceCloseConnections: 'idle',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('user', null);
+  registerErrorHandler(app);
+
+  const database = openDatabase(config);
+  app.addHook('onClose', async () => database.close());
+  await migrateToLatest(database);
+
+  const mailer = createMailer(config.mail, app.log);
+  app.addHook('onClose', async () => mailer.close());
+
+  const users = new UsersRepository(database.db);
+  const throttle = new Throttle(new RateLimitsRepository(database.db), clock);
+  const resets = new PasswordResetsRepository(database.db);
+  const tokens = new SessionTokens(await resolveJwtSecret(config), config.jwt.ttl);
+  const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
+  if (!config.publicUrl) app.log.warn(`PUBLIC_URL is not set; links in e-mails will point to ${publicUrl}`);
+  const auth = new AuthService({ database, users, resets, tokens, throttle, mailer, clock, logger: app.log, publicUrl });
+  const profiles = new ProfileService(users, clock);
+  const authenticate = (token: string) => auth.authenticate(token);
+
+  const housekeeping = setInterval(() => {
+    const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
+    Promise.all([throttle.prune(), resets.deleteExpiredBefore(cutoff)]).catch((err: unknown) =>
+      app.log.warn({ err }, 'housekeeping failed'),
+    );
+  }, 3_600_000);
+  housekeeping.unref();
+  app.addHook('onClose', async () => clearInterval(housekeeping));
+
+  await registerSecurityHeaders(app);
+  await registerOpenApi(app, version);
+  registerHealthRoutes(app, authenticate, database, version);
+  registerAuthRoutes(app, authenticate, auth);
+  registerProfileRoutes(app, authenticate, profiles);
+  await registerWebApp(app, config.webDist);
+
+  app.setNotFoundHandler((request, reply) => {
+    if (isWebAppNavigation(request)) return sendWebApp(reply);
+    return reply.code(404).send({ message: `There is no ${request.method} ${request.url.split('?')[0]} here.`, msg: 'Not found.' });
+  });
+
+  return app;
+}

@@ -1,0 +1,158 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import { texts } from '@photo/contract';
+import type { Database } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+import { AppError, badRequest, conflict, unauthorized } from '../http/errors.js';
+import type { Mailer } from '../mail/mailer.js';
+import { passwordResetMail } from '../mail/password-reset.mail.js';
+import { type Clock, isoNow } from '../shared/clock.js';
+import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.js';
+import type { PasswordResetsRepository } from './password-resets.repository.js';
+import type { SessionTokens } from './session-tokens.js';
+import type { LimitRule, Throttle } from './throttle.js';
+import type { UsersRepository } from './users.repository.js';
+import type { AuthUser } from './auth-user.js';
+
+const RESET_TOKEN_MINUTES = 60;
+const MINUTE = 60;
+
+/** Limits on the public auth calls; kept per IP and per account so neither alone can be abused. */
+export const authLimits = {
+  signinPerIp: { name: 'signin-ip', max: 30, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
+  signinPerAccount: { name: 'signin-account', max: 10, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
+  signupPerIp: { name: 'signup-ip', max: 20, windowSeconds: 60 * MINUTE, message: 'Too many sign-ups from this address. Please try again later.' },
+  resetMailPerIp: { name: 'reset-ip', max: 20, windowSeconds: 60 * MINUTE, message: 'Too many reset requests. Please try again later.' },
+  resetMailPerAccount: { name: 'reset-account', max: 5, windowSeconds: 60 * MINUTE, message: '' },
+  resetPerIp: { name: 'reset-use-ip', max: 30, windowSeconds: 15 * MINUTE, message: 'Too many attempts. Please try again later.' },
+} satisfies Record<string, LimitRule>;
+
+export interface AuthServiceDeps {
+  database: Database;
+  users: UsersRepository;
+  resets: PasswordResetsRepository;
+  tokens: SessionTokens;
+  throttle: Throttle;
+  mailer: Mailer;
+  clock: Clock;
+  logger: Logger;
+  /** Where links in e-mails point: PUBLIC_URL, or the local address when it is unset. */
+  publicUrl: string;
+}
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  async signUp(input: { username: string; email: string; password: string }, ip: string): Promise<string> {
+    const { users, throttle, clock } = this.deps;
+    await throttle.consume(authLimits.signupPerIp, ip);
+    if (await users.findByEmail(input.email)) throw conflict('An account with this e-mail address already exists.');
+    const passwordHash = await hashPassword(input.password);
+    const now = isoNow(clock);
+    let user: UserRow;
+    try {
+      user = await users.insertFirstIsAdmin({
+        username: input.username,
+        email: input.email,
+        password_hash: passwordHash,
+        profile_image_key: null,
+        created_at: now,
+        updated_at: now,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('An account with this e-mail address already exists.');
+      throw error;
+    }
+    this.deps.logger.info({ userId: user.id, role: user.role }, 'account created');
+    return this.issueToken(user);
+  }
+
+  async signIn(input: { email: string; password: string }, ip: string): Promise<string> {
+    const { users, throttle } = this.deps;
+    await throttle.assertUnder(authLimits.signinPerIp, ip);
+    await throttle.assertUnder(authLimits.signinPerAccount, input.email);
+    const user = await users.findByEmail(input.email);
+    const valid = user ? await verifyPassword(user.password_hash, input.password) : (await burnPasswordCheck(input.password), false);
+    if (!user || !valid) {
+      await throttle.record(authLimits.signinPerIp, ip);
+      await throttle.record(authLimits.signinPerAccount, input.email);
+      throw unauthorized(texts.SIGNIN_FAILED);
+    }
+    await throttle.clear(authLimits.signinPerAccount, input.email);
+    return this.issueToken(user);
+  }
+
+  /** Always answers the same, so the call cannot be used to learn which e-mails have accounts. */
+  async requestPasswordReset(email: string, ip: string): Promise<string> {
+    const { users, throttle, resets, clock, mailer, logger } = this.deps;
+    await throttle.consume(authLimits.resetMailPerIp, ip);
+    const user = await users.findByEmail(email);
+    if (!user) return texts.RESET_MAIL_SENT;
+    try {
+      await throttle.consume(authLimits.resetMailPerAccount, email);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 429) {
+        logger.warn({ userId: user.id }, 'password reset mail limit reached; no mail sent');
+        return texts.RESET_MAIL_SENT;
+      }
+      throw error;
+    }
+    const token = randomBytes(32).toString('base64url');
+    const now = clock.now();
+    const expiresAt = new Date(now.getTime() + RESET_TOKEN_MINUTES * 60_000).toISOString();
+    await resets.create(user.id, hashToken(token), expiresAt, now.toISOString());
+    const url = `${this.deps.publicUrl}/reset-password/${token}`;
+    try {
+      await mailer.send(passwordResetMail(user.email, user.username, url, RESET_TOKEN_MINUTES));
+    } catch (error) {
+      logger.error({ err: error, userId: user.id }, 'password reset mail could not be sent');
+      throw new AppError(502, 'The reset e-mail could not be sent right now. Please try again later.');
+    }
+    return texts.RESET_MAIL_SENT;
+  }
+
+  async resetPassword(input: { token: string; newPassword: string }, ip: string): Promise<string> {
+    const { database, users, resets, throttle, clock, logger } = this.deps;
+    await throttle.consume(authLimits.resetPerIp, ip);
+    const passwordHash = await hashPassword(input.newPassword);
+    const now = isoNow(clock);
+    const userId = await database.db.transaction().execute(async (trx) => {
+      const owner = await resets.consume(hashToken(input.token), now, trx);
+      if (owner === undefined) return undefined;
+      await users.updatePassword(owner, passwordHash, now, trx);
+      await resets.invalidateAllForUser(owner, now, trx);
+      return owner;
+    });
+    if (userId === undefined) throw badRequest(texts.RESET_TOKEN_INVALID);
+    logger.info({ userId }, 'password reset');
+    return texts.PASSWORD_RESET_DONE;
+  }
+
+  /** The person behind a bearer token, or null when the token is missing, forged, expired or revoked. */
+  async authenticate(token: string): Promise<AuthUser | null> {
+    const claims = await this.deps.tokens.verify(token);
+    if (!claims) return null;
+    const user = await this.deps.users.findById(claims.userId);
+    // A password change bumps token_version: older tokens die with it; a deleted user's die too.
+    if (!user || user.token_version !== claims.tokenVersion) return null;
+    return { id: user.id, role: user.role, username: user.username, email: user.email };
+  }
+
+  private issueToken(user: UserRow): Promise<string> {
+    return this.deps.tokens.issue({
+      userId: user.id,
+      role: user.role,
+      username: user.username,
+      tokenVersion: user.token_version,
+    });
+  }
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; message?: string };
+  return e?.code === '23505' || e?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint failed/.test(e?.message ?? '');
+}

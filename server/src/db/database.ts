@@ -1,0 +1,39 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Config } from '../config/config.js';
+import type { DB } from './schema.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface Database {
+  db: Kysely<DB>;
+  dialect: DialectName;
+  close(): Promise<void>;
+}
+
+// COUNT(*) and BIGINT come back from pg as strings; every count we read fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+
+export function openDatabase(config: Pick<Config, 'database'>): Database {
+  const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
+  return { db, dialect: config.database.kind, close: () => db.destroy() };
+}
+
+function openSqlite(file: string): Kysely<DB> {
+  if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  // WAL lets readers work while a writer commits; NORMAL sync is durable across app crashes under WAL.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+function openPostgres(url: string): Kysely<DB> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}

@@ -1,0 +1,21 @@
+import type { ColumnDefinitionBuilder, Migration } from 'kysely';
+import type { DialectName } from '../database.js';
+import { accounts } from './001_accounts.js';
+
+export interface MigrationContext {
+  dialect: DialectName;
+  /** An auto-numbered integer primary key, spelled the way each database wants it. */
+  idColumn(column: ColumnDefinitionBuilder): ColumnDefinitionBuilder;
+}
+
+/** Every migration, in order. Names never change once released: they are recorded in the database. */
+export function allMigrations(dialect: DialectName): Record<string, Migration> {
+  const context: MigrationContext = {
+    dialect,
+    idColumn: (c) =>
+      dialect === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement(),
+  };
+  return {
+    '001_accounts': accounts(context),
+  };
+}

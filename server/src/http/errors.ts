@@ -1,0 +1,72 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+
+/**
+ * An error a person can act on. Services throw these; the one error handler below turns them
+ * into DECISIONS §6 responses: JSON with `message` (and `msg`, which some screens read).
+ */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string) => new AppError(400, message);
+export const unauthorized = (message = 'Please sign in to continue.') => new AppError(401, message);
+export const notFound = (message = 'Not found.') => new AppError(404, message);
+export const conflict = (message: string) => new AppError(409, message);
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new AppError(429, message, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+interface ErrorBody {
+  message: string;
+  msg: string;
+  issues?: { path: string; message: string }[];
+}
+
+function body(message: string, issues?: ErrorBody['issues']): ErrorBody {
+  return issues ? { message, msg: message, issues } : { message, msg: message };
+}
+
+/** Fastify's own error codes that are the client's fault, with the status and words to answer. */
+const frameworkErrors: Record<string, [number, string]> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: [400, 'The request body is not valid JSON.'],
+  FST_ERR_CTP_EMPTY_JSON_BODY: [400, 'The request body is empty; send a JSON object.'],
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, 'The request body is too large.'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'This content type is not accepted here; send JSON.'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body.'],
+};
+
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof AppError) {
+      return reply.code(error.statusCode).headers(error.headers).send(body(error.message));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((v) => ({
+        path: [error.validationContext, ...v.instancePath.split('/').filter(Boolean)].filter(Boolean).join('.'),
+        message: v.message ?? 'is invalid',
+      }));
+      const first = issues[0];
+      const message = first ? `${first.path.replace(/^body\./, '')}: ${first.message}` : 'The request is not valid.';
+      return reply.code(400).send(body(message, issues));
+    }
+    const known = error.code ? frameworkErrors[error.code] : undefined;
+    if (known) return reply.code(known[0]).send(body(known[1]));
+    if (isResponseSerializationError(error)) {
+      request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
+      return reply.code(500).send(body('Something went wrong on our side. Please try again.'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(500).send(body('Something went wrong on our side. Please try again.'));
+    }
+    // Other 4xx raised by plugins (e.g. a 413 from a parser) keep their status and their words.
+    return reply.code(status).send(body(error.message));
+  });
+}
