@@ -48,6 +48,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);
   registerErrorHandler(app);
+  closeKeepAliveOnShutdown(app);
 
   const database = openDatabase(config);
   app.addHook('onClose', async () => database.close());
@@ -88,4 +89,18 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
 
   return app;
+}
+
+/**
+ * A request in flight when shutdown starts still gets its answer, but over a connection that then
+ * closes: otherwise a keep-alive client would hold the server open until the grace period ends.
+ */
+function closeKeepAliveOnShutdown(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
 }

@@ -39,6 +39,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     root: webDist,
     index: false,
     wildcard: false,
+    cacheControl: false,
     // Vite puts content-hashed files under /assets: they never change, so browsers may keep them.
     setHeaders(res, filePath) {
       const immutable = filePath.startsWith(path.join(webDist, 'assets') + path.sep);

@@ -1,0 +1,3 @@
+import { buildIfStale } from './build-lib.mjs';
+
+buildIfStale({ force: process.argv.includes('--force') });
