@@ -105,8 +105,8 @@ export class AuthService {
     try {
       await mailer.send(passwordResetMail(user.email, user.username, url, RESET_TOKEN_MINUTES));
     } catch (error) {
+      // Still the same answer: a different one would reveal that the account exists.
       logger.error({ err: error, userId: user.id }, 'password reset mail could not be sent');
-      throw new AppError(502, 'The reset e-mail could not be sent right now. Please try again later.');
     }
     return texts.RESET_MAIL_SENT;
   }
