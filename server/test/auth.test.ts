@@ -55,7 +55,7 @@ describe.each(testDatabases)('accounts on %s', (database) => {
       expect(signin.status).toBe(200);
     });
 
-    it.each([
+    it.each<[Partial<Record<'username' | 'email' | 'password', string>>, string]>([
       [{ email: 'a@example.com', password: 'secret1' }, 'username'],
       [{ username: 'a', password: 'secret1' }, 'email'],
       [{ username: 'a', email: 'a@example.com' }, 'password'],

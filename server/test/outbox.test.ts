@@ -26,3 +26,22 @@ describe('mail without SMTP', () => {
     expect(eml.replace(/=\n/g, '')).toMatch(/http:\/\/photos\.test\/reset-password\/[A-Za-z0-9_-]{43}/);
   });
 });
+
+describe('mail that cannot be sent', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Nothing listens on port 1: every send fails.
+    server = await startTestServer('sqlite', { env: { SMTP_URL: 'smtp://127.0.0.1:1' } });
+  });
+  afterAll(async () => server?.close());
+
+  it('still gives the usual forgot-password answer, so it reveals nothing about the account', async () => {
+    const api = apiClient(server.url);
+    const person = newPerson();
+    await api.post('/signup', person);
+    const known = await api.post('/forgot-password', { email: person.email });
+    const unknown = await api.post('/forgot-password', { email: 'nobody@example.com' });
+    expect(known.status).toBe(200);
+    expect(known.body).toEqual(unknown.body);
+  });
+});
