@@ -1,0 +1,40 @@
+import { calls } from '@photo/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callApi, isNotFound } from '@/lib/api-client';
+
+const adminTagsQueryKey = ['admin-tags'] as const;
+
+export const adminTagsQueryOptions = () =>
+  queryOptions({
+    queryKey: adminTagsQueryKey,
+    queryFn: async ({ signal }): Promise<string[]> => {
+      try {
+        return await callApi(calls.adminTags, { signal });
+      } catch (error) {
+        if (isNotFound(error)) return [];
+        throw error;
+      }
+    },
+  });
+
+export function useAdminTags(enabled: boolean) {
+  return useQuery({ ...adminTagsQueryOptions(), enabled });
+}
+
+export type TagEdit = { oldTagValue: string; newTagValue: string; mergeInto?: string };
+
+/** Spec §4: a rename onto an existing tag (case-insensitively) is a merge. */
+export function useEditTag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ oldTagValue, newTagValue, mergeInto }: TagEdit) => {
+      if (mergeInto !== undefined) {
+        await callApi(calls.adminMergeTags, { body: { oldTagValue, existingTagValue: mergeInto } });
+        return 'merged' as const;
+      }
+      await callApi(calls.adminUpdateTag, { body: { oldTagValue, newTagValue } });
+      return 'renamed' as const;
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: adminTagsQueryKey }),
+  });
+}

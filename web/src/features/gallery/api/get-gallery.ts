@@ -1,0 +1,62 @@
+import { calls, images as imageContract, type Image } from '@photo/contract';
+import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { callApi, isNotFound } from '@/lib/api-client';
+
+type GalleryPage = { images: Image[]; hasMore: boolean; page: number };
+
+export const galleryQueryKey = ['gallery'] as const;
+
+async function loadPage(page: number, signal: AbortSignal): Promise<GalleryPage> {
+  try {
+    const answer = await callApi(calls.getGridImages, {
+      query: { page, limit: imageContract.GALLERY_PAGE_SIZE },
+      signal,
+    });
+    return { images: answer.images, hasMore: answer.pagination?.hasMore ?? false, page };
+  } catch (error) {
+    // Spec §8: a gallery load failure empties the list (a 404 just means nothing yet).
+    if (!isNotFound(error)) console.error('Error fetching images:', error);
+    return { images: [], hasMore: false, page };
+  }
+}
+
+/** Spec §9: pages of 50, the next one requested as the reader nears the bottom. */
+export const galleryQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: galleryQueryKey,
+    queryFn: ({ pageParam, signal }) => loadPage(pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.hasMore ? last.page + 1 : undefined),
+  });
+
+export function useGallery() {
+  return useInfiniteQuery(galleryQueryOptions());
+}
+
+/** Spec §4 Tag filter: with tags chosen, results come from the whole library, not the loaded pages. */
+export const taggedImagesQueryOptions = (tags: string[]) =>
+  queryOptions({
+    queryKey: ['gallery', 'by-tags', [...tags].sort()],
+    queryFn: async ({ signal }) => (await callApi(calls.headerSearchTags, { body: { query: tags }, signal })).images ?? [],
+  });
+
+export function useImagesWithTags(tags: string[]) {
+  return useQuery({ ...taggedImagesQueryOptions(tags), enabled: tags.length > 0, retry: false });
+}
+
+export const existingTagsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['tags', 'existing'],
+    queryFn: async ({ signal }) => {
+      try {
+        return (await callApi(calls.getExistingTags, { signal })).tags;
+      } catch (error) {
+        if (!isNotFound(error)) console.error('Error fetching tags:', error);
+        return [];
+      }
+    },
+  });
+
+export function useExistingTags(enabled = true) {
+  return useQuery({ ...existingTagsQueryOptions(), enabled });
+}

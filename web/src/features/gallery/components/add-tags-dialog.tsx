@@ -1,0 +1,62 @@
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { texts } from '@photo/contract';
+import { Button } from '@/components/ui/button';
+import { FormError } from '@/components/ui/form-field';
+import { Modal } from '@/components/ui/modal';
+import { useAddTags } from '../api/gallery-actions';
+import { useExistingTags } from '../api/get-gallery';
+import { TagChipsInput } from './tag-chips-input';
+
+/** Gallery Add Tags: chips with suggestions, saved onto every selected image. */
+export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClose: () => void }) {
+  const [tags, setTags] = useState<string[]>([]);
+  const [draft, setDraft] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const vocabulary = useExistingTags().data ?? [];
+  const addTags = useAddTags();
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const typed = draft.trim().toLowerCase();
+    const all = typed && !tags.includes(typed) ? [...tags, typed] : tags;
+    // Spec §5: at least one image and at least one tag.
+    if (imageIds.length === 0) return setError(texts.SELECT_ONE_IMAGE);
+    if (all.length === 0) return setError(texts.ENTER_ONE_TAG);
+    setError(null);
+    addTags.mutate(
+      { tags: all, imageIds },
+      {
+        onSuccess: () => {
+          toast.success(`Tags added to ${imageIds.length} image${imageIds.length === 1 ? '' : 's'}.`);
+          onClose();
+        },
+        onError: (err) => {
+          console.error('Error saving tags:', err);
+          setError(texts.TAGS_SAVE_FAILED);
+        },
+      },
+    );
+  };
+
+  return (
+    <Modal title="Add Tags" onClose={onClose}>
+      <form onSubmit={onSubmit} className="flex flex-col gap-4">
+        <TagChipsInput
+          label={`Tags for ${imageIds.length} selected image${imageIds.length === 1 ? '' : 's'}`}
+          value={tags}
+          onChange={setTags}
+          vocabulary={vocabulary}
+          draft={draft}
+          onDraftChange={setDraft}
+        />
+        <FormError>{error}</FormError>
+        <div className="flex justify-end">
+          <Button type="submit" disabled={addTags.isPending}>
+            Save Tags
+          </Button>
+        </div>
+      </form>
+    </Modal>
+  );
+}

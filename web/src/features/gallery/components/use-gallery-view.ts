@@ -1,0 +1,62 @@
+import { useCallback, useMemo, useState } from 'react';
+import type { Image } from '@photo/contract';
+import { isShownInGallery } from '@/lib/images';
+import { shuffled } from '@/lib/shuffle';
+import { useImagesWithTags } from '../api/get-gallery';
+
+export type GalleryMode = 'default' | 'random' | 'tags';
+
+/**
+ * Spec §4 Gallery mode and tag filter: which images the grid shows, and whether paging goes on.
+ * Default shows the loaded pages; random a shuffled copy; tags the whole library's matches.
+ */
+export function useGalleryView(loaded: Image[]) {
+  const [mode, setMode] = useState<GalleryMode>('default');
+  const [randomOrder, setRandomOrder] = useState<Image[]>([]);
+  const [tags, setTags] = useState<ReadonlySet<string>>(() => new Set());
+  const tagList = useMemo(() => [...tags], [tags]);
+  const filtered = useImagesWithTags(mode === 'tags' ? tagList : []);
+
+  const randomize = useCallback(() => {
+    setTags(new Set()); // spec §4: random clears the tag filters
+    setRandomOrder(shuffled(loaded));
+    setMode('random');
+  }, [loaded]);
+
+  const toggleTagPanel = useCallback(() => setMode((current) => (current === 'tags' ? 'default' : 'tags')), []);
+  const closeTagPanel = useCallback(() => setMode((current) => (current === 'tags' ? 'default' : current)), []);
+
+  const toggleTag = useCallback((tag: string) => {
+    setTags((current) => {
+      const next = new Set(current);
+      if (next.has(tag)) next.delete(tag);
+      else next.add(tag);
+      return next;
+    });
+  }, []);
+
+  const reset = useCallback(() => {
+    setTags(new Set());
+    setRandomOrder([]);
+    setMode('default');
+  }, []);
+
+  // With tags chosen the list comes from the server; on failure the loaded list stays (spec §4).
+  const filtering = mode === 'tags' && tagList.length > 0;
+  const source = mode === 'random' ? randomOrder : filtering && filtered.isSuccess ? filtered.data : loaded;
+
+  return {
+    mode,
+    tags,
+    images: source.filter(isShownInGallery),
+    filtering,
+    filterPending: filtering && filtered.isPending,
+    /** Paging goes on only over the plain loaded list. */
+    paging: mode === 'default' || (mode === 'tags' && !filtering),
+    randomize,
+    toggleTagPanel,
+    closeTagPanel,
+    toggleTag,
+    reset,
+  };
+}

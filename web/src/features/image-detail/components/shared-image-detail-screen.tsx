@@ -1,0 +1,62 @@
+import { useParams } from 'react-router';
+import { texts } from '@photo/contract';
+import { Button } from '@/components/ui/button';
+import { Page } from '@/components/ui/page';
+import { useImage } from '../api/get-image';
+import { useIsUserInPhoto, useMarkInPhoto } from '../api/image-actions';
+import { AddTagForm } from './add-tag-form';
+import { ImageLoadState } from './image-load-state';
+import { LikeButton } from './like-button';
+import { TagList } from './tag-list';
+import { useDetailKeys } from './use-detail-keys';
+import { useGoBack } from './use-go-back';
+
+function formatTakenAt(takenAt: string | null): string | null {
+  if (!takenAt) return null;
+  const date = new Date(takenAt);
+  return Number.isNaN(date.getTime()) ? null : date.toLocaleDateString(undefined, { dateStyle: 'long' });
+}
+
+/** Spec §2 "Shared image detail": large image, name, I'm in this photo, tags and likes. */
+export function SharedImageDetailScreen() {
+  const { id = '' } = useParams();
+  const image = useImage(id);
+  const inPhoto = useIsUserInPhoto(id);
+  const markInPhoto = useMarkInPhoto(id);
+  const goBack = useGoBack();
+  useDetailKeys({ onEscape: goBack });
+
+  if (!image.isSuccess) return <ImageLoadState pending={image.isPending} error={image.error} />;
+  const { data } = image;
+  const taken = formatTakenAt(data.takenAt);
+
+  return (
+    <Page className="grid gap-6 lg:grid-cols-[2fr_1fr]">
+      <img src={data.trimmedURL ?? data.thumbnailURL ?? ''} alt={data.imageName} className="w-full rounded-2xl bg-slate-200 object-contain" />
+      <div className="flex flex-col gap-4">
+        <div>
+          <h1 className="text-xl font-semibold break-words text-slate-900">{data.imageName}</h1>
+          {taken ? <p className="text-sm text-slate-500">Taken {taken}</p> : null}
+        </div>
+        <Button
+          variant="secondary"
+          disabled={inPhoto.data === true || markInPhoto.isPending}
+          onClick={() => markInPhoto.mutate()}
+        >
+          {texts.IM_IN_THIS_PHOTO}
+        </Button>
+        <section className="flex flex-col gap-3">
+          <h2 className="text-lg font-semibold">Tags</h2>
+          <AddTagForm imageId={data._id} />
+          <TagList tags={data.tags} />
+        </section>
+        <LikeButton key={data._id} imageId={data._id} initial={{ liked: data.liked, likes: data.likes }} />
+        <div>
+          <Button variant="ghost" onClick={goBack}>
+            Go Back
+          </Button>
+        </div>
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,51 @@
+import { useId, useState } from 'react';
+import type { Image } from '@photo/contract';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ImageGrid } from '@/components/ui/image-grid';
+import { toGridItems } from '@/lib/images';
+
+type TaggedEntry = { image: Image; tags: string[] };
+
+const ALL_MY_TAGS = 'All My Tags';
+
+/** "My Tagged Images" with the Filter By choice (spec §2: case-insensitive on an image's tags). */
+export function TaggedImages({ entries }: { entries: TaggedEntry[] }) {
+  const [filter, setFilter] = useState(ALL_MY_TAGS);
+  const selectId = useId();
+
+  if (entries.length === 0) {
+    return <EmptyState title="No tagged images yet" text="Images you add tags to show up here." />;
+  }
+
+  const tagNames = [...new Set(entries.flatMap((entry) => entry.tags))].sort((a, b) => a.localeCompare(b));
+  const wanted = filter.toLowerCase();
+  const shown =
+    filter === ALL_MY_TAGS
+      ? entries
+      : entries.filter((entry) => entry.tags.some((tag) => tag.toLowerCase() === wanted));
+  const images = shown.map((entry) => ({ ...entry.image, tags: entry.tags }));
+
+  return (
+    <div className="flex flex-col gap-4">
+      <div className="flex items-center gap-2">
+        <label htmlFor={selectId} className="text-sm font-medium text-slate-700">
+          Filter By
+        </label>
+        <select
+          id={selectId}
+          value={filter}
+          onChange={(event) => setFilter(event.target.value)}
+          className="rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm"
+        >
+          <option value={ALL_MY_TAGS}>{ALL_MY_TAGS}</option>
+          {tagNames.map((tag) => (
+            <option key={tag} value={tag}>
+              {tag}
+            </option>
+          ))}
+        </select>
+      </div>
+      <ImageGrid label="My Tagged Images" items={toGridItems(images, 'tagged')} showTags />
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { calls, type BodyInputOf, type Image } from '@photo/contract';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { callApi, isNotFound } from '@/lib/api-client';
+
+const searchQueryKey = (query: string) => ['search', query] as const;
+
+/** The images carrying the searched tag; none (also on a 404, spec §8) means "No results found". */
+export const searchResultsQueryOptions = (query: string) =>
+  queryOptions({
+    queryKey: searchQueryKey(query),
+    queryFn: async ({ signal }): Promise<Image[]> => {
+      try {
+        return (await callApi(calls.headerSearchTags, { body: { query }, signal })).images ?? [];
+      } catch (error) {
+        if (isNotFound(error)) return [];
+        throw error;
+      }
+    },
+  });
+
+export function useSearchResults(query: string) {
+  return useQuery(searchResultsQueryOptions(query));
+}
+
+export function useAddCustomTags(query: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: BodyInputOf<typeof calls.addUserTags>) => callApi(calls.addUserTags, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: searchQueryKey(query) }),
+  });
+}

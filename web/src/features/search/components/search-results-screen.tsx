@@ -1,0 +1,75 @@
+import { useEffect } from 'react';
+import { useParams } from 'react-router';
+import { texts } from '@photo/contract';
+import { Button, LinkButton } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Page, PageHeading } from '@/components/ui/page';
+import { SelectableGrid } from '@/components/ui/selectable-grid';
+import { Loading } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { useSelection } from '@/hooks/use-selection';
+import { toGridItems } from '@/lib/images';
+import { useSearchResults } from '../api/search-images';
+import { CustomTagsForm } from './custom-tags-form';
+
+/** Spec §2 "Search results": loading, not found (with a way back), or the matching images. */
+export function SearchResultsScreen() {
+  const { query = '' } = useParams();
+  const results = useSearchResults(query);
+  const { selected, toggle, selectAll, clear } = useSelection();
+
+  useEffect(() => clear(), [query, clear]);
+
+  if (results.isPending) return <Loading text="Searching..." />;
+
+  if (results.isError) {
+    return (
+      <Page>
+        <EmptyState
+          as="h1"
+          title="Search failed"
+          text="The search could not be run. Please try again."
+          action={<Button onClick={() => void results.refetch()}>Try again</Button>}
+        />
+      </Page>
+    );
+  }
+
+  if (results.data.length === 0) {
+    return (
+      <Page>
+        <EmptyState
+          as="h1"
+          title={texts.NO_RESULTS_TITLE}
+          text={texts.NO_RESULTS_TEXT}
+          action={<LinkButton to={paths.home.getHref()} variant="primary">Return to Gallery</LinkButton>}
+        />
+      </Page>
+    );
+  }
+
+  const ids = results.data.map((image) => image._id);
+  const allSelected = ids.every((id) => selected.has(id));
+
+  return (
+    <Page>
+      <PageHeading
+        actions={
+          <Button variant="secondary" onClick={() => (allSelected ? clear() : selectAll(ids))}>
+            {allSelected ? 'Deselect All' : 'Select All'}
+          </Button>
+        }
+      >
+        Results for &ldquo;{query}&rdquo;
+      </PageHeading>
+      <CustomTagsForm query={query} selectedIds={ids.filter((id) => selected.has(id))} onDone={clear} />
+      <SelectableGrid
+        label={`Search results for ${query}`}
+        items={toGridItems(results.data, 'search', query)}
+        selected={selected}
+        onToggle={toggle}
+        showTags
+      />
+    </Page>
+  );
+}

@@ -1,0 +1,25 @@
+import { calls } from '@photo/contract';
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { callApi } from '@/lib/api-client';
+
+export function useShareAll() {
+  return useMutation({
+    mutationFn: (email: string) => callApi(calls.shareAll, { body: { accessTo: [email] } }),
+  });
+}
+
+export const sharedByLinkQueryOptions = (link: string) =>
+  queryOptions({
+    queryKey: ['shared-images', 'link', link],
+    queryFn: ({ signal }) => callApi(calls.getSharedImagesByLink, { params: { link }, signal }),
+  });
+
+export function useSharedByLink(link: string) {
+  return useQuery(sharedByLinkQueryOptions(link));
+}
+
+/** Spec §2 All-access: the page shows the site origin + /share-all/ + the link's last segment. */
+export function shareAllUrl(link: string, origin: string = window.location.origin): string {
+  const lastSegment = link.split('/').filter(Boolean).pop() ?? '';
+  return `${origin}/share-all/${lastSegment}`;
+}

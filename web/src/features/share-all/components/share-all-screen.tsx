@@ -1,0 +1,38 @@
+import { useParams } from 'react-router';
+import { texts } from '@photo/contract';
+import { EmptyState } from '@/components/ui/empty-state';
+import { FormError } from '@/components/ui/form-field';
+import { ImageGrid } from '@/components/ui/image-grid';
+import { Page, PageHeading } from '@/components/ui/page';
+import { Loading } from '@/components/ui/spinner';
+import { serverMessage } from '@/lib/api-client';
+import { useSharedByLink } from '../api/share-all';
+
+/** Spec §2: the public page of everything shared through a share-all link (no sign-in). */
+export function ShareAllScreen() {
+  const { link = '' } = useParams();
+  const shared = useSharedByLink(link);
+
+  return (
+    <Page>
+      <PageHeading>Shared Images</PageHeading>
+      {shared.isPending ? <Loading /> : null}
+      {shared.isError ? (
+        <FormError>{`Error: ${serverMessage(shared.error) ?? texts.SHARED_IMAGES_FAILED}`}</FormError>
+      ) : null}
+      {shared.isSuccess && shared.data.images.length === 0 ? (
+        <EmptyState title="Nothing here yet" text={shared.data.message || 'No images have been shared through this link.'} />
+      ) : null}
+      {shared.isSuccess && shared.data.images.length > 0 ? (
+        <ImageGrid
+          label="Shared images"
+          items={shared.data.images.map((image) => ({
+            id: image._id,
+            name: image.imageName,
+            thumbnail: image.thumbnailURL ?? image.trimmedURL,
+          }))}
+        />
+      ) : null}
+    </Page>
+  );
+}

@@ -1,0 +1,23 @@
+import { calls, type ResponseOf } from '@photo/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callApi } from '@/lib/api-client';
+
+type UsersISharedWith = ResponseOf<typeof calls.usersISharedWith>;
+
+export const usersISharedWithQueryOptions = () =>
+  queryOptions({
+    queryKey: ['users-i-shared-with'],
+    queryFn: async ({ signal }): Promise<UsersISharedWith> => {
+      try {
+        return await callApi(calls.usersISharedWith, { signal });
+      } catch (error) {
+        // Spec §8: any failure, including 401, is treated as no shares.
+        console.error('Error fetching users I shared with:', error);
+        return { sharedUsers: [], count: 0 };
+      }
+    },
+  });
+
+export function useUsersISharedWith() {
+  return useQuery(usersISharedWithQueryOptions());
+}

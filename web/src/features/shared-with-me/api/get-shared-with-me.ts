@@ -1,0 +1,25 @@
+import { calls, type ResponseOf } from '@photo/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callApi, isNotFound } from '@/lib/api-client';
+
+export type SharedWithMe = ResponseOf<typeof calls.getSharedWithMe>;
+
+const NO_ACCESS: SharedWithMe = { hasAccess: false, data: { sharedBy: [] }, userAccessData: [] };
+
+export const sharedWithMeQueryOptions = () =>
+  queryOptions({
+    queryKey: ['shared-with-me'],
+    queryFn: async ({ signal }) => {
+      try {
+        return await callApi(calls.getSharedWithMe, { signal });
+      } catch (error) {
+        // Nothing shared (or the call not there yet) is the same as no access for this screen.
+        if (isNotFound(error)) return NO_ACCESS;
+        throw error;
+      }
+    },
+  });
+
+export function useSharedWithMe() {
+  return useQuery(sharedWithMeQueryOptions());
+}

@@ -1,0 +1,58 @@
+import { useParams } from 'react-router';
+import { texts } from '@photo/contract';
+import { LinkButton } from '@/components/ui/button';
+import { EmptyState } from '@/components/ui/empty-state';
+import { ImageGrid, type GridItem } from '@/components/ui/image-grid';
+import { Page, PageHeading } from '@/components/ui/page';
+import { Loading } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import type { ImageDetailState } from '@/lib/images';
+import { useSharedWithMe } from '../api/get-shared-with-me';
+import { LoadError } from './load-error';
+
+/** Spec §2: the images one person shared with me. */
+export function SharerImagesScreen() {
+  const { userName = '' } = useParams();
+  const shared = useSharedWithMe();
+
+  if (shared.isPending) return <Loading />;
+  if (shared.isError) {
+    return (
+      <Page>
+        <LoadError onRetry={() => void shared.refetch()} />
+      </Page>
+    );
+  }
+
+  const sharer = shared.data.data.sharedBy.find((entry) => entry.sharedByUserName === userName);
+  if (!sharer) {
+    return (
+      <Page>
+        <EmptyState
+          as="h1"
+          title={texts.USER_NOT_FOUND}
+          text={`No shared images were found for "${userName}".`}
+          action={<LinkButton to={paths.sharedMedia.getHref()}>Back to Shared with me</LinkButton>}
+        />
+      </Page>
+    );
+  }
+
+  const state: ImageDetailState = { ids: sharer.images.map((image) => image.imageId), origin: 'shared' };
+  const items: GridItem[] = sharer.images.map((image) => ({
+    id: image.imageId,
+    name: image.imageName,
+    thumbnail: image.imageThumbnail,
+    href: paths.image.getHref(image.imageId),
+    tags: image.tags,
+    state,
+  }));
+
+  return (
+    <Page>
+      <p className="mb-1 text-sm text-slate-600">Images: {sharer.images.length}</p>
+      <PageHeading>Images Collection</PageHeading>
+      <ImageGrid label={`Images shared by ${sharer.sharedByUserName}`} items={items} showTags />
+    </Page>
+  );
+}

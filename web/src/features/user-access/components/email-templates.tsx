@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import { texts } from '@photo/contract';
+import { Button } from '@/components/ui/button';
+import { Loading } from '@/components/ui/spinner';
+import { useSetDefaultTemplate, useTemplates } from '../api/templates';
+import { TemplateModal } from './template-modal';
+
+/** Spec §2/§4: the reusable e-mail templates for sharing, exactly one of them the default. */
+export function EmailTemplates() {
+  const templates = useTemplates();
+  const setDefault = useSetDefaultTemplate();
+  const [creating, setCreating] = useState(false);
+  const list = templates.data ?? [];
+
+  const lone = list.length === 1 ? list[0] : undefined;
+  const { mutate: makeDefault } = setDefault;
+  useEffect(() => {
+    // Spec §4: a single template that is not the default becomes the default on load.
+    if (lone && !lone.isDefault) makeDefault(lone._id);
+  }, [lone, makeDefault]);
+
+  return (
+    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h2 className="text-lg font-semibold text-slate-900">Email Templates</h2>
+        <Button onClick={() => setCreating(true)}>New Template</Button>
+      </div>
+      {templates.isPending ? <Loading /> : null}
+      {templates.isSuccess && list.length === 0 ? <p className="text-sm text-slate-500">{texts.NO_TEMPLATES}</p> : null}
+      {list.length > 0 ? (
+        <ul className="flex flex-col gap-3">
+          {list.map((template) => (
+            <li key={template._id} className="rounded-xl border border-slate-200 p-4">
+              <h3 className="font-medium text-slate-900">{template.templateName}</h3>
+              <p className="mt-1 text-sm text-slate-700">
+                <span className="font-medium">Subject:</span> {template.subjectEmail}
+              </p>
+              <p className="mt-1 text-sm whitespace-pre-line text-slate-700">
+                <span className="font-medium">Body:</span> {template.bodyEmail}
+              </p>
+              <label className="mt-2 flex items-center gap-2 text-sm text-slate-700">
+                <input
+                  type="checkbox"
+                  checked={template.isDefault}
+                  // Choosing a default unmarks the others on the server; unticking alone means nothing.
+                  onChange={() => !template.isDefault && setDefault.mutate(template._id)}
+                  className="size-4 accent-indigo-600"
+                />
+                Set as Default
+              </label>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {creating ? <TemplateModal onClose={() => setCreating(false)} /> : null}
+    </section>
+  );
+}

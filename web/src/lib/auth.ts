@@ -1,0 +1,37 @@
+import { calls, type ResponseOf } from '@photo/contract';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { callApi } from './api-client';
+import { clearToken, getToken, getTokenPayload } from './auth-token';
+import { reloadPage } from './browser';
+
+/** Shared by the header (reads it) and the profile editor (invalidates it). */
+export const currentUserQueryKey = ['users', 'me'] as const;
+
+export type CurrentUser = ResponseOf<typeof calls.getMe>;
+
+export const currentUserQueryOptions = () =>
+  queryOptions({
+    queryKey: currentUserQueryKey,
+    queryFn: ({ signal }) => callApi(calls.getMe, { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+/** The signed-in person's name and avatar; idle when nobody is signed in. */
+export function useCurrentUser() {
+  return useQuery({ ...currentUserQueryOptions(), enabled: getToken() !== null });
+}
+
+export function isSignedIn(): boolean {
+  return getToken() !== null;
+}
+
+/** Spec §6: the client decides what to show from the token's role; the server enforces it. */
+export function isAdmin(): boolean {
+  return getTokenPayload()?.user.role === 'admin';
+}
+
+/** Spec §4: Sign Out removes the token and reloads the page. */
+export function signOut(): void {
+  clearToken();
+  reloadPage();
+}
