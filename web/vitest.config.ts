@@ -16,5 +16,6 @@ export default defineProject({
     setupFiles: ['src/testing/setup-tests.ts'],
     unstubGlobals: true,
     restoreMocks: true,
+    clearMocks: true,
   },
 });

@@ -1,0 +1,113 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { setToken } from '@/lib/auth-token';
+import { fakeToken, stubFetch } from '@/testing/fetch-stub';
+import { renderApp } from '@/testing/render-app';
+import { queryFromPathname } from './search-box';
+
+vi.mock('@/lib/browser', () => ({ assignLocation: vi.fn(), reloadPage: vi.fn() }));
+const browser = await import('@/lib/browser');
+
+function signedIn(me: { name: string; image: string | null } = { name: 'Ada Lovelace', image: null }) {
+  setToken(fakeToken({ username: 'ada' }));
+  return stubFetch({
+    'GET /breadcrumbs': { body: {} },
+    'GET /api/users/me': { body: { ...me, role: 'user' } },
+  });
+}
+
+const searchBox = () => screen.getByRole('searchbox', { name: 'Search photos by tag' });
+
+describe('search box', () => {
+  it('shows the decoded query on a /search/ path', async () => {
+    signedIn();
+    renderApp('/search/red%20car');
+    expect(searchBox()).toHaveValue('red car');
+  });
+
+  it('is cleared on other paths', async () => {
+    signedIn();
+    const { router } = renderApp('/search/dogs');
+    expect(searchBox()).toHaveValue('dogs');
+    await router.navigate('/profile');
+    await waitFor(() => expect(searchBox()).toHaveValue(''));
+  });
+
+  it('navigates to /search/{encoded} on Enter with trimmed text', async () => {
+    signedIn();
+    const { router } = renderApp('/');
+    await userEvent.type(searchBox(), '  beach & sun {Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/beach%20%26%20sun'));
+  });
+
+  it('ignores empty and whitespace-only text', async () => {
+    signedIn();
+    const { router } = renderApp('/');
+    await userEvent.type(searchBox(), '   {Enter}');
+    expect(router.state.location.pathname).toBe('/');
+  });
+
+  it('is hidden on the auth pages', async () => {
+    signedIn();
+    renderApp('/signin');
+    await screen.findByRole('heading', { name: 'Sign In' });
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+  });
+
+  it('decodes leniently', () => {
+    expect(queryFromPathname('/search/%E0%A4%A')).toBe('%E0%A4%A');
+    expect(queryFromPathname('/library')).toBe('');
+  });
+});
+
+describe('welcome name and avatar', () => {
+  it('shows the name from /api/users/me with initials', async () => {
+    signedIn({ name: 'Ada Lovelace', image: null });
+    renderApp('/');
+    expect(await screen.findByText('Ada Lovelace')).toBeInTheDocument();
+    expect(screen.getByTestId('initials-avatar')).toHaveTextContent('AL');
+  });
+
+  it('shows the picture when there is one', async () => {
+    signedIn({ name: 'Ada', image: '/media/ada.jpg' });
+    renderApp('/');
+    const menu = screen.getByRole('button', { name: 'Profile menu' });
+    await waitFor(() => expect(within(menu).getByRole('img')).toHaveAttribute('src', '/media/ada.jpg'));
+    expect(screen.queryByTestId('initials-avatar')).not.toBeInTheDocument();
+  });
+});
+
+describe('menus', () => {
+  it('open from the keyboard, list the links, and close on Escape', async () => {
+    signedIn();
+    renderApp('/');
+    const user = userEvent.setup();
+    const menuButton = screen.getByRole('button', { name: 'Menu' });
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    menuButton.focus();
+    await user.keyboard('{Enter}');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'true');
+    const nav = screen.getByRole('navigation', { name: 'Main menu' });
+    const hrefs = within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
+    expect(hrefs).toEqual([
+      ['Shared with me', '/sharedMedia'],
+      ['Photos I Shared', '/users-i-sharedWith'],
+      ["Photos I'm in", "/photos-i'm-in"],
+      ['Profile', '/profile'],
+    ]);
+    await user.keyboard('{Escape}');
+    expect(menuButton).toHaveAttribute('aria-expanded', 'false');
+    expect(menuButton).toHaveFocus();
+  });
+
+  it('Sign Out removes the token and reloads', async () => {
+    signedIn();
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Profile menu' }));
+    await user.click(screen.getByRole('button', { name: 'Sign Out' }));
+    expect(window.localStorage.getItem('token')).toBeNull();
+    expect(browser.reloadPage).toHaveBeenCalled();
+  });
+});
