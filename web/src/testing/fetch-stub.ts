@@ -3,11 +3,15 @@ import { vi } from 'vitest';
 export type StubResponse = { status?: number; body?: unknown };
 type Handler = StubResponse | ((request: { url: string; init: RequestInit | undefined }) => StubResponse);
 
+/** Every page asks for these; tests that care override them. */
+const DEFAULT_ROUTES: Record<string, Handler> = { 'GET /breadcrumbs': { body: {} } };
+
 /**
  * Replaces `fetch` with answers keyed by "METHOD /path" (query string ignored). Anything not
  * listed answers 404 like a call that does not exist yet. Returns the mock to inspect calls.
  */
-export function stubFetch(routes: Record<string, Handler> = {}) {
+export function stubFetch(overrides: Record<string, Handler> = {}) {
+  const routes = { ...DEFAULT_ROUTES, ...overrides };
   const mock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const path = url.split('?')[0] ?? url;

@@ -48,7 +48,7 @@ export function Tabs<K extends string>({ label, tabs, active, onChange, children
               aria-controls={`${baseId}-panel`}
               tabIndex={selected ? 0 : -1}
               onClick={() => onChange(tab.key)}
-              className={`-mb-px shrink-0 border-b-2 px-3 py-2 text-sm font-medium whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600 ${
+              className={`-mb-px shrink-0 border-b-2 px-2 py-2 text-xs font-medium sm:px-3 sm:text-sm whitespace-nowrap focus-visible:outline-2 focus-visible:outline-indigo-600 ${
                 selected ? 'border-indigo-600 text-indigo-700' : 'border-transparent text-slate-600 hover:text-slate-900'
               }`}
             >

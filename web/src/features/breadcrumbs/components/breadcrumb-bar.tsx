@@ -23,7 +23,7 @@ export function BreadcrumbBar() {
   return (
     <nav aria-label="Breadcrumb" className="mx-auto w-full max-w-6xl px-4 py-3 sm:px-6">
       <ol className="flex flex-wrap items-center gap-1 text-sm text-slate-600">
-        <li>
+        <li className="flex items-center">
           <Link to="/" className={linkClasses} aria-current={crumbs.length === 0 ? 'page' : undefined}>
             <HomeIcon className="size-4" />
             Home

@@ -18,7 +18,7 @@ export function UserMenu() {
       trigger={
         <>
           <Avatar name={name} image={user?.image ?? null} />
-          <span className="hidden max-w-40 truncate text-sm md:inline">
+          <span className="hidden max-w-60 truncate text-sm md:inline">
             Welcome, <span className="font-semibold">{name}</span>
           </span>
           <ChevronDownIcon className="hidden size-4 md:inline" />
