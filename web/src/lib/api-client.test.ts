@@ -1,7 +1,7 @@
 import { calls, texts } from '@photo/contract';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authorizationOf, fakeToken, stubFetch } from '@/testing/fetch-stub';
-import { ApiError, callApi, setSessionExpiredHandler } from './api-client';
+import { ApiError, callApi, isAbortError, setSessionExpiredHandler } from './api-client';
 import { getToken, setToken } from './auth-token';
 
 const me = { name: 'Alice Smith', image: null, role: 'user' };
@@ -82,6 +82,13 @@ describe('callApi', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     stubFetch({ 'GET /api/users/me': { body: { nope: true } } });
     await expect(callApi(calls.getMe)).rejects.toBeInstanceOf(ApiError);
+  });
+
+  it('lets an aborted request reject as an AbortError, not as a failure', async () => {
+    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new DOMException('aborted', 'AbortError'))));
+    const error = await callApi(calls.getMe).catch((e: unknown) => e);
+    expect(isAbortError(error)).toBe(true);
+    expect(error).not.toBeInstanceOf(ApiError);
   });
 
   it('reports an unreachable server as status 0', async () => {

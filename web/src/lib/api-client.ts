@@ -40,6 +40,11 @@ export function isNotFound(error: unknown): boolean {
   return isApiError(error) && error.status === 404;
 }
 
+/** An aborted request (the screen went away) is neither a failure to report nor one to paper over. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
 /** The server's `msg` (spec §8 forgot/reset), if the error carries one. */
 export function serverMsg(error: unknown): string | undefined {
   return isApiError(error) ? error.body?.msg : undefined;
@@ -127,7 +132,7 @@ export async function callApi<C extends AnyCall>(
   try {
     response = await fetch(url, { method: call.method, headers, body, signal: opts.signal });
   } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
+    if (isAbortError(error)) throw error;
     throw new ApiError(0, null, url);
   }
 

@@ -35,7 +35,14 @@ describe('buildCrumbs', () => {
   it('has no crumbs on the home page', () => expect(buildCrumbs('/', names)).toEqual([]));
 
   it('links sharedWithMe back to /sharedMedia only under /sharedMedia', () => {
-    expect(buildCrumbs('/other/sharedWithMe')[1]?.href).toBe('/other/sharedWithMe');
+    expect(buildCrumbs('/other/sharedWithMe')[1]?.href).not.toBe('/sharedMedia');
+  });
+
+  it('does not link a segment that is no screen of its own', () => {
+    expect(buildCrumbs('/image/42')).toEqual([
+      { label: 'image', href: null },
+      { label: '42', href: '/image/42' },
+    ]);
   });
 });
 

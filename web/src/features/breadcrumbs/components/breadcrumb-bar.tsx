@@ -32,13 +32,17 @@ export function BreadcrumbBar() {
         {crumbs.map((crumb, index) => (
           <li key={`${index}-${crumb.href}`} className="flex min-w-0 items-center gap-1">
             <ChevronRightIcon className="size-4 shrink-0 text-slate-400" />
-            <Link
-              to={crumb.href}
-              className={`${linkClasses} max-w-[60vw] truncate ${index === crumbs.length - 1 ? 'font-medium text-slate-900' : ''}`}
-              aria-current={index === crumbs.length - 1 ? 'page' : undefined}
-            >
-              {crumb.label}
-            </Link>
+            {crumb.href ? (
+              <Link
+                to={crumb.href}
+                className={`${linkClasses} max-w-[60vw] truncate ${index === crumbs.length - 1 ? 'font-medium text-slate-900' : ''}`}
+                aria-current={index === crumbs.length - 1 ? 'page' : undefined}
+              >
+                {crumb.label}
+              </Link>
+            ) : (
+              <span className="max-w-[60vw] truncate px-1">{crumb.label}</span>
+            )}
           </li>
         ))}
       </ol>

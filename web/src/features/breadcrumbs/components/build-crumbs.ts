@@ -1,4 +1,8 @@
-export type Crumb = { label: string; href: string };
+import { matchPath } from 'react-router';
+import { paths } from '@/config/paths';
+
+/** `href` is null for a segment that is no screen of its own (`/image` of `/image/42`). */
+export type Crumb = { label: string; href: string | null };
 
 export type BreadcrumbNames = Record<string, string>;
 
@@ -10,12 +14,21 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** Spec §2: two segments link somewhere more useful than their own path. */
-function hrefFor(segments: string[], index: number, cumulative: string): string {
+const screenPatterns = Object.values(paths).map((entry) => entry.path);
+
+function isScreen(path: string): boolean {
+  return screenPatterns.some((pattern) => matchPath(pattern, path) !== null);
+}
+
+/**
+ * Spec §2: two segments link somewhere more useful than their own path. Any other segment links
+ * to its own path when that is a screen; otherwise a link would only lead to the 404 page.
+ */
+function hrefFor(segments: string[], index: number, cumulative: string): string | null {
   const segment = segments[index];
   if (segment === 'sharedWithMe' && segments[index - 1] === 'sharedMedia') return '/sharedMedia';
   if (segment === 'shared-photos') return '/users-i-sharedWith';
-  return cumulative;
+  return isScreen(safeDecode(cumulative)) ? cumulative : null;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { calls, images as imageContract, type Image } from '@photo/contract';
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { callApi, isNotFound } from '@/lib/api-client';
+import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 
 type GalleryPage = { images: Image[]; hasMore: boolean; page: number };
 
@@ -14,6 +14,7 @@ async function loadPage(page: number, signal: AbortSignal): Promise<GalleryPage>
     });
     return { images: answer.images, hasMore: answer.pagination?.hasMore ?? false, page };
   } catch (error) {
+    if (isAbortError(error)) throw error;
     // Spec §8: a gallery load failure empties the list (a 404 just means nothing yet).
     if (!isNotFound(error)) console.error('Error fetching images:', error);
     return { images: [], hasMore: false, page };
@@ -51,6 +52,7 @@ export const existingTagsQueryOptions = () =>
       try {
         return (await callApi(calls.getExistingTags, { signal })).tags;
       } catch (error) {
+        if (isAbortError(error)) throw error;
         if (!isNotFound(error)) console.error('Error fetching tags:', error);
         return [];
       }

@@ -1,12 +1,13 @@
 import { calls } from '@photo/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi, isNotFound } from '@/lib/api-client';
+import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 
 /** Spec §8: profile failures are only logged; a call not built yet (404) simply means none. */
 async function orEmpty<T>(load: () => Promise<T[]>, what: string): Promise<T[]> {
   try {
     return await load();
   } catch (error) {
+    if (isAbortError(error)) throw error;
     if (!isNotFound(error)) console.error(`Error fetching ${what}:`, error);
     return [];
   }

@@ -1,6 +1,6 @@
 import { calls, type ResponseOf } from '@photo/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '@/lib/api-client';
+import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 
 type UsersISharedWith = ResponseOf<typeof calls.usersISharedWith>;
 
@@ -11,8 +11,9 @@ export const usersISharedWithQueryOptions = () =>
       try {
         return await callApi(calls.usersISharedWith, { signal });
       } catch (error) {
-        // Spec §8: any failure, including 401, is treated as no shares.
-        console.error('Error fetching users I shared with:', error);
+        if (isAbortError(error)) throw error;
+        // Spec §8: any failure, including 401, is treated as no shares (404: none yet, nothing to log).
+        if (!isNotFound(error)) console.error('Error fetching users I shared with:', error);
         return { sharedUsers: [], count: 0 };
       }
     },

@@ -1,6 +1,6 @@
 import { calls, type BodyInputOf, type EmailTemplate } from '@photo/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callApi, isNotFound } from '@/lib/api-client';
+import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 
 export type TemplateInput = BodyInputOf<typeof calls.createTemplate>;
 
@@ -13,6 +13,7 @@ export const templatesQueryOptions = () =>
       try {
         return await callApi(calls.listTemplates, { signal });
       } catch (error) {
+        if (isAbortError(error)) throw error;
         if (isNotFound(error)) return [];
         // Spec §8: template failures are only logged; the section shows its empty text.
         console.error('Error fetching templates:', error);
