@@ -3,7 +3,7 @@ import tailwindcss from '@tailwindcss/vite';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig } from 'vite';
-import { API_URL_PATTERN } from './src/config/api-prefixes';
+import { API_URL_PATTERN } from './src/config/api-prefixes.ts';
 
 const API_TARGET = process.env.API_URL ?? 'http://localhost:3000';
 

@@ -16,7 +16,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security.js';
-import { isWebAppNavigation, registerWebApp, sendWebApp } from './http/web-app.js';
+import { isWebAppNavigation, registerWebApp } from './http/web-app.js';
 import { createMailer } from './mail/mailer.js';
 import { registerProfileRoutes } from './profile/profile.routes.js';
 import { ProfileService } from './profile/profile.service.js';
@@ -38,6 +38,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
+      // Readable lines for a person at a terminal; JSON lines for log collectors everywhere else.
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -78,13 +80,13 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
 
   await registerSecurityHeaders(app);
   await registerOpenApi(app, version);
+  await registerWebApp(app, config.webDist);
   registerHealthRoutes(app, authenticate, database, version);
   registerAuthRoutes(app, authenticate, auth);
   registerProfileRoutes(app, authenticate, profiles);
-  await registerWebApp(app, config.webDist);
 
   app.setNotFoundHandler((request, reply) => {
-    if (isWebAppNavigation(request)) return sendWebApp(reply);
+    if (isWebAppNavigation(request)) return reply.sendWebApp();
     return reply.code(404).send({ message: `There is no ${request.method} ${request.url.split('?')[0]} here.`, msg: 'Not found.' });
   });
 

@@ -13,8 +13,10 @@ describe('web app and API on one origin', () => {
   let token: string;
   const html = '<!doctype html><html><body><div id="root"></div><script src="/assets/app-abc123.js"></script></body></html>';
 
+  let webDist: string;
+
   beforeAll(async () => {
-    const webDist = await mkdtemp(path.join(os.tmpdir(), 'photo-web-'));
+    webDist = await mkdtemp(path.join(os.tmpdir(), 'photo-web-'));
     await mkdir(path.join(webDist, 'assets'));
     await writeFile(path.join(webDist, 'index.html'), html);
     await writeFile(path.join(webDist, 'assets', 'app-abc123.js'), 'console.log("app")');
@@ -61,6 +63,14 @@ describe('web app and API on one origin', () => {
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const icon = await fetch(new URL('/favicon.svg', server.url));
     expect(icon.headers.get('cache-control')).toBe('public, max-age=3600');
+  });
+
+  it('serves the new index.html after the web app is rebuilt while running', async () => {
+    const rebuilt = html.replace('app-abc123', 'app-def456');
+    await writeFile(path.join(webDist, 'index.html'), rebuilt);
+    const res = await navigate('/gallery-after-rebuild');
+    expect(await res.text()).toBe(rebuilt);
+    await writeFile(path.join(webDist, 'index.html'), html);
   });
 
   it('answers unknown API calls with a JSON 404', async () => {

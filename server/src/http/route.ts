@@ -4,7 +4,7 @@ import type { BodyOf, CallDef, ParamsOf, QueryOf, ResponseOf } from '@photo/cont
 import { errorResponse } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound, unauthorized } from './errors.js';
-import { prefersHtml, sendWebApp } from './web-app.js';
+import { prefersHtml } from './web-app.js';
 
 /** Turns a bearer token into the person behind it; provided by the auth domain. */
 export type Authenticate = (token: string) => Promise<AuthUser | null>;
@@ -52,7 +52,7 @@ export function registerCall<C extends CallDef>(
     },
     onRequest: async (request, reply) => {
       if (options.alsoWebScreen && !request.headers.authorization && prefersHtml(request)) {
-        return sendWebApp(reply);
+        return reply.sendWebApp();
       }
       request.user = await identify(request, authenticate);
       if (call.access === 'public') return;
