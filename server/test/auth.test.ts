@@ -74,6 +74,12 @@ describe.each(testDatabases)('accounts on %s', (database) => {
       }
     });
 
+    it('answers 413 for a body over the size limit', async () => {
+      const res = await api.post('/signup', { username: 'big', email: 'big@example.com', password: 'x'.repeat(2 * 1024 * 1024) });
+      expect(res.status).toBe(413);
+      expect(res.body['message']).toMatch(/too large/);
+    });
+
     it('answers 400 for a body that is not JSON and 415 for a form post', async () => {
       const bad = await api.request('POST', '/signup', { rawBody: '{nope', headers: { 'content-type': 'application/json' } });
       expect(bad.status).toBe(400);

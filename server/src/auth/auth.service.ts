@@ -21,7 +21,7 @@ const MINUTE = 60;
 export const authLimits = {
   signinPerIp: { name: 'signin-ip', max: 30, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
   signinPerAccount: { name: 'signin-account', max: 10, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
-  signupPerIp: { name: 'signup-ip', max: 20, windowSeconds: 60 * MINUTE, message: 'Too many sign-ups from this address. Please try again later.' },
+  signupPerIp: { name: 'signup-ip', max: 50, windowSeconds: 60 * MINUTE, message: 'Too many sign-ups from this address. Please try again later.' },
   resetMailPerIp: { name: 'reset-ip', max: 20, windowSeconds: 60 * MINUTE, message: 'Too many reset requests. Please try again later.' },
   resetMailPerAccount: { name: 'reset-account', max: 5, windowSeconds: 60 * MINUTE, message: '' },
   resetPerIp: { name: 'reset-use-ip', max: 30, windowSeconds: 15 * MINUTE, message: 'Too many attempts. Please try again later.' },
