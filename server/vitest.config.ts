@@ -1,7 +1,12 @@
+import { defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 
+// `source` makes @photo/contract resolve to its TypeScript, so tests need no contract build.
+const conditions = ['source', ...defaultServerConditions];
+
 export default defineProject({
-  resolve: { conditions: ['source'] },
+  resolve: { conditions },
+  ssr: { resolve: { conditions, externalConditions: ['source'] } },
   test: {
     name: 'server',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
