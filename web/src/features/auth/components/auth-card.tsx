@@ -1,4 +1,6 @@
 import type { FormEvent, ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '@/config/paths';
 
 type AuthCardProps = {
   title: string;
@@ -23,3 +25,14 @@ export function AuthCard({ title, onSubmit, children, footer }: AuthCardProps) {
 }
 
 export const authLinkClasses = 'font-medium text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600';
+
+/** The footer of the pages reached from sign-in (forgot and reset password). */
+export function BackToSignIn() {
+  return (
+    <p>
+      <Link to={paths.signin.getHref()} className={authLinkClasses}>
+        Back to sign in
+      </Link>
+    </p>
+  );
+}

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link } from 'react-router';
 import { texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { FormError, FormSuccess, TextField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { serverMsg } from '@/lib/api-client';
 import { useForgotPassword } from '../api/auth-calls';
-import { AuthCard, authLinkClasses } from './auth-card';
+import { AuthCard, BackToSignIn } from './auth-card';
 import { useRedirectAfter } from './use-redirect-after';
 
 /** Spec §4/§9: after success, back to sign-in after 5 seconds. */
@@ -26,13 +25,7 @@ export function ForgotPasswordScreen() {
     <AuthCard
       title="Forgot Password"
       onSubmit={onSubmit}
-      footer={
-        <p>
-          <Link to={paths.signin.getHref()} className={authLinkClasses}>
-            Back to sign in
-          </Link>
-        </p>
-      }
+      footer={<BackToSignIn />}
     >
       <TextField label="Email" type="email" name="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} />
       <FormSuccess>{forgot.data?.msg}</FormSuccess>

@@ -1,12 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { PASSWORD_MIN_LENGTH, password as passwordSchema, texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { FormError, FormSuccess, TextField } from '@/components/ui/form-field';
 import { paths } from '@/config/paths';
 import { serverMsg } from '@/lib/api-client';
 import { useResetPassword } from '../api/auth-calls';
-import { AuthCard, authLinkClasses } from './auth-card';
+import { AuthCard, BackToSignIn } from './auth-card';
 import { useRedirectAfter } from './use-redirect-after';
 
 /** Spec §4/§9: after success, back to sign-in after 3 seconds. */
@@ -36,13 +36,7 @@ export function ResetPasswordScreen() {
     <AuthCard
       title="Reset Password"
       onSubmit={onSubmit}
-      footer={
-        <p>
-          <Link to={paths.signin.getHref()} className={authLinkClasses}>
-            Back to sign in
-          </Link>
-        </p>
-      }
+      footer={<BackToSignIn />}
     >
       <TextField
         label="New password"
