@@ -2,7 +2,9 @@ import { defaultServerConditions } from 'vite';
 import { defineProject } from 'vitest/config';
 
 // `source` makes @photo/contract resolve to its TypeScript, so tests need no contract build.
-const conditions = ['source', ...defaultServerConditions];
+// `module` is left out: it is a bundler-only condition, and packages such as the AWS SDK map it to
+// extensionless ESM (dist-es) that Node itself cannot load; Node resolves them through `node`.
+const conditions = ['source', ...defaultServerConditions.filter((condition) => condition !== 'module')];
 
 export default defineProject({
   resolve: { conditions },

@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Config } from '../../src/config/config.js';
+
+/** The part of s3rver's API used here (the package ships no types). */
+interface S3rverInstance {
+  run(): Promise<AddressInfo>;
+  close(): Promise<void>;
+  httpServer: Server;
+}
+type S3rverConstructor = new (options: {
+  address: string;
+  port: number;
+  directory: string;
+  silent: boolean;
+  configureBuckets: { name: string }[];
+}) => S3rverInstance;
+
+const require = createRequire(import.meta.url);
+
+/** s3rver's built-in account: it knows no other key. */
+const S3RVER_KEY = 'S3RVER';
+const REGION = 'us-east-1';
+
+/**
+ * A real S3-compatible server (s3rver) on a random local port, backed by a temporary folder that
+ * `stop()` deletes, with one fresh bucket. s3rver checks presigned-URL expiry but not SigV4 signatures.
+ */
+export async function startS3Server(): Promise<{
+  endpoint: string;
+  bucket: string;
+  env: Record<string, string>;
+  config: NonNullable<Config['s3']>;
+  stop(): Promise<void>;
+}> {
+  const S3rver = require('s3rver') as S3rverConstructor;
+  const directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
+  const bucket = `test-${randomBytes(6).toString('hex')}`;
+  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
+  let address: AddressInfo;
+  try {
+    address = await server.run();
+  } catch (error) {
+    await rm(directory, { recursive: true, force: true });
+    throw error;
+  }
+  const endpoint = `http://127.0.0.1:${address.port}`;
+  return {
+    endpoint,
+    bucket,
+    env: {
+      S3_BUCKET: bucket,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: REGION,
+      S3_ACCESS_KEY_ID: S3RVER_KEY,
+      S3_SECRET_ACCESS_KEY: S3RVER_KEY,
+    },
+    config: { bucket, endpoint, region: REGION, accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+    async stop() {
+      try {
+        const closing = server.close();
+        // Do not wait for keep-alive sockets or unread object streams held by clients.
+        server.httpServer.closeAllConnections();
+        await closing;
+      } finally {
+        await rm(directory, { recursive: true, force: true });
+      }
+    },
+  };
+}
