@@ -6,6 +6,10 @@ export const errorResponse = z.object({
   msg: z.string().optional(),
   /** Field-level details for 400s, so a form can point at the bad field. */
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** A refused bulk upload still says what happened to each file (see `uploadOutcome`). */
+  results: z
+    .array(z.object({ fileName: z.string(), status: z.string(), reason: z.string().optional(), imageId: z.string().optional() }))
+    .optional(),
 });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 

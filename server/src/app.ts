@@ -21,6 +21,21 @@ import { createMailer } from './mail/mailer.js';
 import { registerProfileRoutes } from './profile/profile.routes.js';
 import { ProfileService } from './profile/profile.service.js';
 import { type Clock, systemClock } from './shared/clock.js';
+import { ImagePresenter } from './images/image-presenter.js';
+import { ImagesRepository } from './images/images.repository.js';
+import { registerImageRoutes } from './images/images.routes.js';
+import { ImagesService } from './images/images.service.js';
+import { IngestService } from './images/ingest/ingest.service.js';
+import { MediaRepository } from './images/media.repository.js';
+import { registerMediaRoutes } from './images/media.routes.js';
+import { MediaProcessor } from './images/processing/media-processor.js';
+import { TaskPool } from './images/processing/task-pool.js';
+import { SearchService } from './images/search.service.js';
+import { registerUploadRoutes } from './images/upload.routes.js';
+import { createStorage } from './storage/create-storage.js';
+import { UrlSigner } from './storage/url-signer.js';
+import { LocalStorage } from './storage/local-storage.js';
+import { mkdir, rm } from 'node:fs/promises';
 
 export interface AppOptions {
   config: Config;
@@ -53,7 +68,12 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   closeKeepAliveOnShutdown(app);
 
   const database = openDatabase(config);
-  app.addHook('onClose', async () => database.close());
+  // Image work still running at shutdown finishes first: it writes rows when done.
+  const imagePool = new TaskPool(config.imageWorkers);
+  app.addHook('onClose', async () => {
+    await imagePool.onIdle();
+    await database.close();
+  });
   await migrateToLatest(database);
 
   const mailer = createMailer(config.mail, app.log);
@@ -62,12 +82,37 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const users = new UsersRepository(database.db);
   const throttle = new Throttle(new RateLimitsRepository(database.db), clock);
   const resets = new PasswordResetsRepository(database.db);
-  const tokens = new SessionTokens(await resolveJwtSecret(config), config.jwt.ttl);
+  const secret = await resolveJwtSecret(config);
+  const tokens = new SessionTokens(secret, config.jwt.ttl);
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   if (!config.publicUrl) app.log.warn(`PUBLIC_URL is not set; links in e-mails will point to ${publicUrl}`);
   const auth = new AuthService({ database, users, resets, tokens, throttle, mailer, clock, logger: app.log, publicUrl });
   const profiles = new ProfileService(users, clock);
   const authenticate = (token: string) => auth.authenticate(token);
+
+  const signer = new UrlSigner(secret);
+  const storage = createStorage(config, signer);
+  if ('ensureBucket' in storage && typeof storage.ensureBucket === 'function') await storage.ensureBucket();
+  app.addHook('onClose', async () => storage.close?.());
+  // Leftovers of a process that stopped mid-upload; what they held is redone from storage.
+  await rm(config.tempDir, { recursive: true, force: true });
+  await mkdir(config.tempDir, { recursive: true });
+  const imagesRepository = new ImagesRepository(database.db);
+  const mediaRepository = new MediaRepository(database.db);
+  const processor = new MediaProcessor({ storage, media: mediaRepository, pool: imagePool, clock, logger: app.log, tempDir: config.tempDir });
+  const ingest = new IngestService({ media: mediaRepository, processor, clock });
+  const presenter = new ImagePresenter(storage, clock);
+  const images = new ImagesService({ images: imagesRepository, presenter, storage, logger: app.log });
+  const search = new SearchService(database.db, imagesRepository, presenter);
+
+  const resumeStalled = () =>
+    processor.resumeStalled().catch((err: unknown) => app.log.warn({ err }, 'resuming pending images failed'));
+  app.addHook('onReady', async () => {
+    void resumeStalled();
+  });
+  const resumeTimer = setInterval(resumeStalled, 5 * 60_000);
+  resumeTimer.unref();
+  app.addHook('onClose', async () => clearInterval(resumeTimer));
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
@@ -78,12 +123,15 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   housekeeping.unref();
   app.addHook('onClose', async () => clearInterval(housekeeping));
 
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, storage.imageOrigins());
   await registerOpenApi(app, version);
   await registerWebApp(app, config.webDist);
   registerHealthRoutes(app, authenticate, database, version);
   registerAuthRoutes(app, authenticate, auth);
   registerProfileRoutes(app, authenticate, profiles);
+  registerImageRoutes(app, authenticate, images, search);
+  await registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });
+  if (storage instanceof LocalStorage) registerMediaRoutes(app, storage, signer, clock);
 
   app.setNotFoundHandler((request, reply) => {
     if (isWebAppNavigation(request)) return reply.sendWebApp();

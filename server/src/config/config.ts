@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -37,6 +38,8 @@ const envSchema = z.object({
   TRUST_PROXY: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalText,
+  MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
+  IMAGE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   NODE_ENV: optionalText,
 });
 
@@ -55,6 +58,11 @@ export interface Config {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
   mediaDir: string;
+  /** Uploads are streamed here before they are checked and stored; emptied at start. */
+  tempDir: string;
+  uploads: { maxFileBytes: number };
+  /** Images processed at once (decoding is CPU- and memory-bound): one per core by default. */
+  imageWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -97,5 +105,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.resolve(import.meta.dirname, '../../../web/dist'),
     mediaDir: path.join(dataDir, 'media'),
+    tempDir: path.join(dataDir, 'tmp'),
+    uploads: { maxFileBytes: e.MAX_UPLOAD_MB * 1024 * 1024 },
+    imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
   };
 }

@@ -35,11 +35,58 @@ export interface RateLimitsTable {
   count: number;
 }
 
+/**
+ * One stored picture, shared by every upload of the same bytes (DECISIONS §4: identical content
+ * is stored once). Object keys derive from the content hash.
+ */
+export interface MediaTable {
+  id: Generated<number>;
+  /** SHA-256 of the original bytes, hex. */
+  content_hash: string;
+  mime: string;
+  byte_size: number;
+  /** 'pending' until the derived images exist; only 'ready' media are ever shown. */
+  status: 'pending' | 'ready';
+  /** Upright pixel size of the original. */
+  width: number | null;
+  height: number | null;
+  /** Base64 ThumbHash for the blur-up placeholder. */
+  placeholder: string | null;
+  taken_at: string | null;
+  camera: string | null;
+  gps_latitude: number | null;
+  gps_longitude: number | null;
+  original_key: string;
+  display_key: string | null;
+  thumbnail_key: string | null;
+  created_at: string;
+  /** Set when processing starts, so a crashed process's work can be picked up again later. */
+  claimed_at: string | null;
+}
+
+/** A person's upload: one row per (uploader, media). */
+export interface ImagesTable {
+  id: Generated<number>;
+  media_id: number;
+  uploaded_by: number;
+  /** The file name as uploaded (spec's FileName). */
+  file_name: string;
+  /** The file name without its extension (spec's imageName). */
+  image_name: string;
+  /** Copy of media.status = 'ready' (1/0), so gallery pages are read from one index. */
+  ready: number;
+  created_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
   rate_limits: RateLimitsTable;
+  media: MediaTable;
+  images: ImagesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUserRow = Insertable<UsersTable>;
+export type MediaRow = Selectable<MediaTable>;
+export type ImageRow = Selectable<ImagesTable>;

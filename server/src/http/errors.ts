@@ -10,6 +10,8 @@ export class AppError extends Error {
     readonly statusCode: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More fields for the body, e.g. every file's outcome of a refused upload. */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -39,12 +41,16 @@ const frameworkErrors: Record<string, [number, string]> = {
   FST_ERR_CTP_BODY_TOO_LARGE: [413, 'The request body is too large.'],
   FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, 'This content type is not accepted here; send JSON.'],
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, 'The Content-Length header does not match the body.'],
+  FST_INVALID_MULTIPART_CONTENT_TYPE: [415, 'Send the images as multipart/form-data.'],
+  FST_FILES_LIMIT: [413, 'Too many files in one upload; send them in smaller batches.'],
+  FST_PARTS_LIMIT: [413, 'Too many parts in one upload; send the files in smaller batches.'],
+  FST_FIELDS_LIMIT: [413, 'Too many form fields in one upload.'],
 };
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      return reply.code(error.statusCode).headers(error.headers).send(body(error.message));
+      return reply.code(error.statusCode).headers(error.headers).send({ ...body(error.message), ...error.details });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({

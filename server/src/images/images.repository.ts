@@ -1,0 +1,119 @@
+import type { Kysely, Transaction } from 'kysely';
+import { onlyVisible } from '../access/image-visibility.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { DB, ImageRow, MediaRow } from '../db/schema.js';
+
+/** An image with its stored picture, as read for presenting. */
+export type ImageWithMedia = ImageRow & {
+  content_hash: string;
+  media_width: number | null;
+  media_height: number | null;
+  placeholder: string | null;
+  taken_at: string | null;
+  camera: string | null;
+  gps_latitude: number | null;
+  gps_longitude: number | null;
+  display_key: string | null;
+  thumbnail_key: string | null;
+};
+
+/** Reads and deletes people's images. Every read for a person is filtered by `onlyVisible`. */
+export class ImagesRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * Ids of one page of the visible, ready images, newest first. Only the index is walked for the
+   * skipped rows; the details are read for the page's ids alone (see `withMedia`).
+   */
+  async pageIds(user: AuthUser, limit: number, offset: number): Promise<number[]> {
+    const rows = await onlyVisible(this.db.selectFrom('images').select('images.id').where('images.ready', '=', 1), user)
+      .orderBy('images.id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
+  async countVisible(user: AuthUser): Promise<number> {
+    const row = await onlyVisible(
+      this.db.selectFrom('images').select((eb) => eb.fn.countAll<number>().as('count')).where('images.ready', '=', 1),
+      user,
+    ).executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Details of the given images in the order of `ids`; ids that do not exist are skipped. */
+  async withMedia(ids: readonly number[]): Promise<ImageWithMedia[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.selectWithMedia(this.db).where('images.id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** One image the person may see and that is ready, or undefined. */
+  async findVisible(user: AuthUser, id: number): Promise<ImageWithMedia | undefined> {
+    return onlyVisible(this.selectWithMedia(this.db).where('images.id', '=', id).where('images.ready', '=', 1), user).executeTakeFirst();
+  }
+
+  /** Visible images among `ids` (ready or not), with their uploaders, for deciding a delete. */
+  async visibleAmong(user: AuthUser, ids: readonly number[]): Promise<Pick<ImageRow, 'id' | 'uploaded_by' | 'media_id'>[]> {
+    if (ids.length === 0) return [];
+    return onlyVisible(
+      this.db.selectFrom('images').select(['images.id', 'images.uploaded_by', 'images.media_id']).where('images.id', 'in', ids),
+      user,
+    ).execute();
+  }
+
+  /**
+   * Deletes the images and every media row no longer used by any image, in one transaction.
+   * Returns the storage keys of those media, to be removed once the transaction has committed.
+   */
+  async deleteImages(ids: readonly number[]): Promise<string[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const mediaIds = [
+        ...new Set((await trx.selectFrom('images').select('media_id').where('id', 'in', ids).execute()).map((r) => r.media_id)),
+      ];
+      await trx.deleteFrom('images').where('id', 'in', ids).execute();
+      return deleteUnusedMedia(trx, mediaIds);
+    });
+  }
+
+  private selectWithMedia(db: Kysely<DB>) {
+    return db
+      .selectFrom('images')
+      .innerJoin('media', 'media.id', 'images.media_id')
+      .selectAll('images')
+      .select([
+        'media.content_hash',
+        'media.width as media_width',
+        'media.height as media_height',
+        'media.placeholder',
+        'media.taken_at',
+        'media.camera',
+        'media.gps_latitude',
+        'media.gps_longitude',
+        'media.display_key',
+        'media.thumbnail_key',
+      ]);
+  }
+}
+
+/** Removes media rows that no image uses any more; returns their storage keys. */
+export async function deleteUnusedMedia(trx: Transaction<DB>, mediaIds: readonly number[]): Promise<string[]> {
+  if (mediaIds.length === 0) return [];
+  const unused = await trx
+    .selectFrom('media')
+    .selectAll()
+    .where('id', 'in', mediaIds)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('images').select('images.id').whereRef('images.media_id', '=', 'media.id'))),
+    )
+    .execute();
+  if (unused.length === 0) return [];
+  await trx.deleteFrom('media').where('id', 'in', unused.map((m) => m.id)).execute();
+  return unused.flatMap(mediaKeys);
+}
+
+export function mediaKeys(media: Pick<MediaRow, 'original_key' | 'display_key' | 'thumbnail_key'>): string[] {
+  return [media.original_key, media.display_key, media.thumbnail_key].filter((key): key is string => Boolean(key));
+}

@@ -1,0 +1,24 @@
+import { GALLERY_PAGE_SIZE, calls } from '@photo/contract';
+import type { FastifyInstance } from 'fastify';
+import { type Authenticate, registerCall } from '../http/route.js';
+import type { ImagesService } from './images.service.js';
+import type { SearchService } from './search.service.js';
+
+export function registerImageRoutes(
+  app: FastifyInstance,
+  authenticate: Authenticate,
+  images: ImagesService,
+  search: SearchService,
+): void {
+  registerCall(app, authenticate, calls.getGridImages, async ({ user, query }) => {
+    if (query.page === undefined && query.limit === undefined) return { images: await images.all(user) };
+    return images.page(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE);
+  });
+  registerCall(app, authenticate, calls.getGridImagesOld, ({ user }) => images.all(user));
+  registerCall(app, authenticate, calls.getImage, ({ user, params }) => images.one(user, params.id));
+  registerCall(app, authenticate, calls.getLibrary, ({ user, query }) =>
+    images.page(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE),
+  { alsoWebScreen: true });
+  registerCall(app, authenticate, calls.searchImages, async ({ user, query }) => ({ images: await search.search(user, query.query) }));
+  registerCall(app, authenticate, calls.deleteImages, ({ user, body }) => images.delete(user, body.imageIds));
+}

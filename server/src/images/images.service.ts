@@ -1,0 +1,77 @@
+import type { Image } from '@photo/contract';
+import { mayDelete } from '../access/image-visibility.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import { notFound } from '../http/errors.js';
+import type { MediaStorage } from '../storage/storage.js';
+import type { FastifyBaseLogger } from 'fastify';
+import type { ImagePresenter } from './image-presenter.js';
+import type { ImagesRepository } from './images.repository.js';
+import { MAX_UNPAGED_IMAGES } from './limits.js';
+
+export interface GridPage {
+  images: Image[];
+  pagination: { currentPage: number; hasMore: boolean; totalImages: number };
+}
+
+/** Viewing, listing and deleting images, always as seen by one person (DECISIONS §3). */
+export class ImagesService {
+  constructor(
+    private readonly deps: {
+      images: ImagesRepository;
+      presenter: ImagePresenter;
+      storage: MediaStorage;
+      logger: FastifyBaseLogger;
+    },
+  ) {}
+
+  async page(user: AuthUser, page: number, limit: number): Promise<GridPage> {
+    const { images, presenter } = this.deps;
+    const offset = (page - 1) * limit;
+    // One extra id tells whether another page exists without a second query.
+    const [ids, totalImages] = await Promise.all([images.pageIds(user, limit + 1, offset), images.countVisible(user)]);
+    const hasMore = ids.length > limit;
+    const rows = await images.withMedia(ids.slice(0, limit));
+    return { images: await presenter.present(rows), pagination: { currentPage: page, hasMore, totalImages } };
+  }
+
+  /** The whole visible list for previous/next (newest first, capped for very large libraries). */
+  async all(user: AuthUser): Promise<Image[]> {
+    const ids = await this.deps.images.pageIds(user, MAX_UNPAGED_IMAGES, 0);
+    return this.deps.presenter.present(await this.deps.images.withMedia(ids));
+  }
+
+  async one(user: AuthUser, id: string): Promise<Image> {
+    const numeric = parseId(id);
+    const row = numeric === undefined ? undefined : await this.deps.images.findVisible(user, numeric);
+    if (!row) throw notFound('Image not found');
+    const [image] = await this.deps.presenter.present([row]);
+    if (!image) throw notFound('Image not found');
+    return image;
+  }
+
+  /**
+   * Deletes all the given images or none (DECISIONS §3): each must be visible to the person and
+   * theirs (or they are an admin). Stored files no other upload uses are removed after the commit.
+   */
+  async delete(user: AuthUser, imageIds: readonly string[]): Promise<{ message: string }> {
+    const ids = [...new Set(imageIds.map((id) => parseId(id) ?? -1))];
+    const visible = new Map((await this.deps.images.visibleAmong(user, ids)).map((row) => [row.id, row]));
+    for (const [index, id] of ids.entries()) {
+      const image = visible.get(id);
+      const shown = imageIds[index] ?? String(id);
+      if (!image) throw notFound(`Image ${shown} was not found, so nothing was deleted.`);
+      // 404 rather than 403: the spec's client signs people out on any 403.
+      if (!mayDelete(user, image)) throw notFound(`Image ${shown} can only be deleted by the person who uploaded it, so nothing was deleted.`);
+    }
+    const keys = await this.deps.images.deleteImages(ids);
+    await this.deps.storage.delete(keys).catch((err: unknown) => {
+      // The rows are gone, so the images are; stray files only cost disk space. Worth a log line.
+      this.deps.logger.error({ err, keys }, 'deleted images left stored files behind');
+    });
+    return { message: ids.length === 1 ? 'Image deleted successfully.' : `${ids.length} images deleted successfully.` };
+  }
+}
+
+function parseId(id: string): number | undefined {
+  return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+}

@@ -1,0 +1,98 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import type { UploadOutcome } from '@photo/contract';
+import type { AuthUser } from '../../auth/auth-user.js';
+import type { Clock } from '../../shared/clock.js';
+import type { MediaRepository } from '../media.repository.js';
+import { probeImage, TooManyPixelsError, UnreadableImageError } from '../processing/derive.js';
+import type { MediaProcessor } from '../processing/media-processor.js';
+import { sniffImageType } from './file-type.js';
+import type { ReceivedFile } from './receive-file.js';
+
+/** Why a file was refused, kept apart so the response status can follow the kind of refusal. */
+export type RefusalKind = 'not-an-image' | 'too-large' | 'unreadable';
+
+export type IngestOutcome = UploadOutcome & { refusal?: RefusalKind };
+
+/**
+ * Takes one received upload to its outcome (DECISIONS §4): refused (with the reason), a duplicate
+ * of what this person already uploaded, or kept — stored once per distinct content, with its
+ * derived images made before the outcome is reported.
+ */
+export class IngestService {
+  constructor(
+    private readonly deps: {
+      media: MediaRepository;
+      processor: MediaProcessor;
+      clock: Clock;
+    },
+  ) {}
+
+  async ingest(user: AuthUser, rawName: string, file: ReceivedFile): Promise<IngestOutcome> {
+    const fileName = cleanFileName(rawName);
+    try {
+      return await this.decide(user, fileName, file);
+    } finally {
+      await rm(file.tempPath, { force: true });
+    }
+  }
+
+  private async decide(user: AuthUser, fileName: string, file: ReceivedFile): Promise<IngestOutcome> {
+    const { media, processor, clock } = this.deps;
+    const refuse = (reason: string, refusal: RefusalKind): IngestOutcome => ({ fileName, status: 'refused', reason, refusal });
+
+    const type = await sniffImageType(file.head);
+    if ('refused' in type) return refuse(type.refused, 'not-an-image');
+
+    const link = async (row: Parameters<MediaRepository['linkImage']>[0]['media']) =>
+      media.linkImage({ media: row, userId: user.id, fileName, imageName: imageNameOf(fileName), now: clock.now().toISOString() });
+
+    const known = await media.findByHash(file.sha256);
+    if (known) {
+      const linked = await link(known);
+      if (linked) return { fileName, status: linked.created ? 'kept' : 'duplicate', imageId: String(linked.imageId) };
+      // The stored copy was deleted a moment ago: store this one afresh below.
+    }
+
+    let size;
+    try {
+      size = await probeImage(file.tempPath, type.decoder);
+    } catch (error) {
+      if (error instanceof UnreadableImageError) {
+        return refuse(error.message, error instanceof TooManyPixelsError ? 'too-large' : 'unreadable');
+      }
+      throw error;
+    }
+
+    const { row, created } = await media.createPending({
+      contentHash: file.sha256,
+      mime: type.mime,
+      bytes: file.bytes,
+      originalKey: `originals/${file.sha256}`,
+      width: size.width,
+      height: size.height,
+      now: clock.now().toISOString(),
+    });
+    const linked = await link(row);
+    if (!linked) return refuse('The upload was interrupted by a deletion of the same picture; please upload it again.', 'unreadable');
+    const outcome: IngestOutcome = { fileName, status: linked.created ? 'kept' : 'duplicate', imageId: String(linked.imageId) };
+    // Someone else's upload of the same content created the row first and is processing it.
+    if (!created) return outcome;
+
+    const result = await processor.process(row, file.tempPath, type.decoder, true);
+    return result.ok ? outcome : refuse(result.reason, 'unreadable');
+  }
+}
+
+/** The name as shown to people: no folders, no control characters, at most 255 characters. */
+export function cleanFileName(raw: string): string {
+  // eslint-disable-next-line no-control-regex
+  const name = path.basename(raw.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return (name || 'image').slice(0, 255);
+}
+
+/** The spec's imageName: the file name without its extension. */
+export function imageNameOf(fileName: string): string {
+  const ext = path.extname(fileName);
+  return (ext && ext.length < fileName.length ? fileName.slice(0, -ext.length) : fileName) || fileName;
+}

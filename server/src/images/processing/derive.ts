@@ -1,0 +1,139 @@
+import { open, readFile } from 'node:fs/promises';
+import { gifCanvasSize } from './gif-canvas.js';
+import sharp from 'sharp';
+import { rgbaToThumbHash } from 'thumbhash';
+import { decodeHeic, readHeicSize } from '../decoders/heic.js';
+import type { Decoder } from '../ingest/file-type.js';
+import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
+
+// Every original is read once; libvips' operation cache would only hold memory we never reuse.
+/** A libvips pipeline (the namespace type is not reachable through sharp's ESM typings). */
+type Sharp = ReturnType<typeof sharp>;
+
+sharp.cache(false);
+
+/** A file that cannot become an image; `message` is shown to the person who uploaded it. */
+export class UnreadableImageError extends Error {}
+
+export interface UprightSize {
+  width: number;
+  height: number;
+}
+
+/**
+ * The upright pixel size read from the file's header alone — nothing is decoded — so a
+ * decompression bomb (a tiny file claiming billions of pixels) is refused before it costs memory.
+ */
+export async function probeImage(file: string, decoder: Decoder): Promise<UprightSize> {
+  let size: UprightSize;
+  if (decoder === 'heic') {
+    size = await readHeicSize(await readFile(file)).catch((error: unknown) => {
+      throw new UnreadableImageError(`The HEIC/HEIF file could not be read: ${reason(error)}.`);
+    });
+  } else {
+    const head = await readHead(file);
+    const canvas = gifCanvasSize(head);
+    if (canvas) checkPixels(canvas);
+    const meta = await sharp(file, { limitInputPixels: false }).metadata().catch((error: unknown) => {
+      throw new UnreadableImageError(`The image could not be read: ${reason(error)}.`);
+    });
+    const turned = (meta.orientation ?? 1) >= 5;
+
+    const width = meta.width ?? 0;
+    const height = meta.pageHeight ?? meta.height ?? 0;
+    size = turned ? { width: height, height: width } : { width, height };
+  }
+  if (size.width < 1 || size.height < 1) throw new UnreadableImageError('The image is damaged: it claims to have no pixels.');
+  checkPixels(size);
+  return size;
+}
+
+/** Thrown for images over the pixel limit; the reason names the limit so people know why. */
+export class TooManyPixelsError extends UnreadableImageError {}
+
+function checkPixels(size: UprightSize): void {
+  if (size.width * size.height > MAX_PIXELS) {
+    throw new TooManyPixelsError(
+      `The image is too large: ${size.width}×${size.height} pixels is over the ${MAX_PIXELS / 1_000_000} megapixel limit.`,
+    );
+  }
+}
+
+async function readHead(file: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+}
+
+export interface DerivedImages {
+  display: { data: Buffer; width: number; height: number };
+  thumbnail: { data: Buffer; width: number; height: number };
+  /** Base64 ThumbHash of the upright image. */
+  placeholder: string;
+}
+
+const webp = { quality: 80, effort: 2 } as const;
+
+/**
+ * Makes the display image, the thumbnail and the placeholder. The original is decoded once, already
+ * shrunk to display size (JPEG shrink-on-load makes that decode cheap); the smaller images are
+ * made from those pixels in parallel. EXIF orientation is applied here, exactly once; HEIC comes out
+ * of its decoder upright (container rotation), so its EXIF orientation is not applied again.
+ */
+export async function deriveImages(file: string, decoder: Decoder): Promise<DerivedImages> {
+  const source = decoder === 'heic' ? await heicSource(file) : sharpSource(file);
+  const { data, info } = await source
+    .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true })
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((error: unknown) => {
+      throw new UnreadableImageError(`The image could not be decoded: ${reason(error)}.`);
+    });
+  const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
+  const [display, thumbnail, placeholder] = await Promise.all([
+    sharp(data, raw).webp(webp).toBuffer({ resolveWithObject: true }),
+    sharp(data, raw)
+      .resize(THUMBNAIL_SIZE, THUMBNAIL_SIZE, { fit: 'inside', withoutEnlargement: true })
+      .webp(webp)
+      .toBuffer({ resolveWithObject: true }),
+    thumbHashOf(sharp(data, raw)),
+  ]);
+  return {
+    display: { data: display.data, width: display.info.width, height: display.info.height },
+    thumbnail: { data: thumbnail.data, width: thumbnail.info.width, height: thumbnail.info.height },
+    placeholder,
+  };
+}
+
+function sharpSource(file: string): Sharp {
+  // 'truncated' refuses cut-off files instead of showing half a photo; milder warnings (common in
+  // camera JPEGs) are tolerated.
+  return sharp(file, { failOn: 'truncated', limitInputPixels: MAX_PIXELS, sequentialRead: true }).rotate();
+}
+
+async function heicSource(file: string): Promise<Sharp> {
+  const decoded = await decodeHeic(await readFile(file)).catch((error: unknown) => {
+    throw new UnreadableImageError(`The HEIC/HEIF image could not be decoded: ${reason(error)}.`);
+  });
+  return sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: decoded.channels } });
+}
+
+async function thumbHashOf(image: Sharp): Promise<string> {
+  // ThumbHash encodes at most 100×100 pixels.
+  const { data, info } = await image
+    .resize(100, 100, { fit: 'inside' })
+    .ensureAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
+  return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
+}
+
+function reason(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  // libvips messages span lines and name internal functions; the first line is the useful part.
+  return (text.split('\n')[0] ?? text).replace(/^Input (file|buffer) /, '').replace(/\.$/, '');
+}

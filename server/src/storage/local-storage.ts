@@ -1,0 +1,67 @@
+import { createReadStream } from 'node:fs';
+import { access, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { MediaStorage } from './storage.js';
+import type { UrlSigner } from './url-signer.js';
+
+/** Media under `DATA_DIR/media`, served by the app itself at `/media/<key>` with signed URLs. */
+export class LocalStorage implements MediaStorage {
+  readonly kind = 'local' as const;
+
+  constructor(
+    readonly root: string,
+    private readonly signer: UrlSigner,
+  ) {}
+
+  /** The file behind a key; refuses keys that would step outside the media folder. */
+  pathFor(key: string): string {
+    if (!/^[a-z0-9][a-z0-9/._-]*$/i.test(key) || key.includes('..')) throw new Error(`Bad media key: ${key}`);
+    return path.join(this.root, key);
+  }
+
+  async putFile(key: string, filePath: string): Promise<void> {
+    const target = this.pathFor(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    // Write under a temporary name first: a crash never leaves a half-written object under its real key.
+    const partial = `${target}.${process.pid}.${Date.now()}.partial`;
+    await copyFile(filePath, partial);
+    await rename(partial, target);
+  }
+
+  async putBuffer(key: string, body: Buffer): Promise<void> {
+    const target = this.pathFor(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const partial = `${target}.${process.pid}.${Date.now()}.partial`;
+    await writeFile(partial, body);
+    await rename(partial, target);
+  }
+
+  async get(key: string): Promise<Readable | null> {
+    const file = this.pathFor(key);
+    if (!(await this.exists(key))) return null;
+    return createReadStream(file);
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await access(this.pathFor(key));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    await Promise.all(keys.map((key) => rm(this.pathFor(key), { force: true })));
+  }
+
+  async signedUrl(key: string, expiresAt: Date): Promise<string> {
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    return `/media/${key}?exp=${exp}&sig=${this.signer.sign(key, exp)}`;
+  }
+
+  imageOrigins(): string[] {
+    return [];
+  }
+}
