@@ -12,6 +12,7 @@ import * as templates from './templates.js';
 export * from './call.js';
 export * from './common.js';
 export { GALLERY_PAGE_SIZE, MAX_PAGE_SIZE } from './images.js';
+export { PROFILE_UPLOADS_LIMIT } from './profile.js';
 export { admin, auth, health, images, likes, presence, profile, sharing, tags, templates };
 export type { TokenPayload } from './auth.js';
 export type { Profile, Role } from './profile.js';

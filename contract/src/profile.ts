@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { image } from './images.js';
 import { defineCall } from './call.js';
 import { messageResponse } from './common.js';
 import { username } from './auth.js';
 
 export const role = z.enum(['admin', 'user']);
 export type Role = z.infer<typeof role>;
+
+export const PROFILE_UPLOADS_LIMIT = 1000;
 
 /** Spec §3 "User profile"; `name` and `image` repeat `username` and `profileImage` as the screens read both. */
 export const profile = z.object({
@@ -16,7 +19,8 @@ export const profile = z.object({
   profileImage: z.string().nullable(),
   image: z.string().nullable(),
   bulkTags: z.array(z.string()),
-  userUploadedImages: z.array(z.unknown()),
+  /** The person's own uploads, newest first (at most PROFILE_UPLOADS_LIMIT). */
+  userUploadedImages: z.array(image),
 });
 export type Profile = z.infer<typeof profile>;
 

@@ -31,7 +31,8 @@ import { registerMediaRoutes } from './images/media.routes.js';
 import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
-import { registerUploadRoutes } from './images/upload.routes.js';
+import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
+import { ProfileImageService } from './profile/profile-image.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { UrlSigner } from './storage/url-signer.js';
 import { LocalStorage } from './storage/local-storage.js';
@@ -87,7 +88,6 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   if (!config.publicUrl) app.log.warn(`PUBLIC_URL is not set; links in e-mails will point to ${publicUrl}`);
   const auth = new AuthService({ database, users, resets, tokens, throttle, mailer, clock, logger: app.log, publicUrl });
-  const profiles = new ProfileService(users, clock);
   const authenticate = (token: string) => auth.authenticate(token);
 
   const signer = new UrlSigner(secret);
@@ -104,6 +104,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const presenter = new ImagePresenter(storage, clock);
   const images = new ImagesService({ images: imagesRepository, presenter, storage, logger: app.log });
   const search = new SearchService(database.db, imagesRepository, presenter);
+  const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage);
+  const profileImages = new ProfileImageService({ users, storage, pool: imagePool, clock, tempDir: config.tempDir });
 
   const resumeStalled = () =>
     processor.resumeStalled().catch((err: unknown) => app.log.warn({ err }, 'resuming pending images failed'));
@@ -128,9 +130,10 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   await registerWebApp(app, config.webDist);
   registerHealthRoutes(app, authenticate, database, version);
   registerAuthRoutes(app, authenticate, auth);
-  registerProfileRoutes(app, authenticate, profiles);
+  await registerMultipart(app, config.uploads.maxFileBytes);
+  registerProfileRoutes(app, authenticate, profiles, profileImages, config.uploads.maxFileBytes);
   registerImageRoutes(app, authenticate, images, search);
-  await registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });
+  registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });
   if (storage instanceof LocalStorage) registerMediaRoutes(app, storage, signer, clock);
 
   app.setNotFoundHandler((request, reply) => {

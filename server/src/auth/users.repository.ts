@@ -24,6 +24,19 @@ export class UsersRepository {
       .executeTakeFirstOrThrow();
   }
 
+  /** Sets the profile image key; returns the key it replaced. */
+  async replaceProfileImage(id: number, key: string, now: string): Promise<string | null> {
+    return this.db.transaction().execute(async (trx) => {
+      const row = await trx.selectFrom('users').select('profile_image_key').where('id', '=', id).executeTakeFirst();
+      await trx.updateTable('users').set({ profile_image_key: key, updated_at: now }).where('id', '=', id).execute();
+      return row?.profile_image_key ?? null;
+    });
+  }
+
+  async profileImageInUse(key: string): Promise<boolean> {
+    return Boolean(await this.db.selectFrom('users').select('id').where('profile_image_key', '=', key).executeTakeFirst());
+  }
+
   async updateUsername(id: number, username: string, now: string): Promise<void> {
     await this.db.updateTable('users').set({ username, updated_at: now }).where('id', '=', id).execute();
   }

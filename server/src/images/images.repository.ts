@@ -34,6 +34,19 @@ export class ImagesRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Ids of the person's own ready uploads, newest first. */
+  async uploadedBy(userId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('images')
+      .select('id')
+      .where('uploaded_by', '=', userId)
+      .where('ready', '=', 1)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   async countVisible(user: AuthUser): Promise<number> {
     const row = await onlyVisible(
       this.db.selectFrom('images').select((eb) => eb.fn.countAll<number>().as('count')).where('images.ready', '=', 1),

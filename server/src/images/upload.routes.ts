@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { calls } from '@photo/contract';
 import type { FastifyInstance } from 'fastify';
-import { mkdir, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { AppError, badRequest } from '../http/errors.js';
 import { type Authenticate, registerCall } from '../http/route.js';
 import type { IngestOutcome, IngestService } from './ingest/ingest.service.js';
@@ -9,23 +9,27 @@ import { receiveFile } from './ingest/receive-file.js';
 import { MAX_FILES_PER_REQUEST } from './limits.js';
 
 /**
+ * Multipart parsing for the upload calls. Files are streamed by the handlers; a file over the size
+ * limit is cut off and reported in its outcome instead of failing the whole request.
+ */
+export async function registerMultipart(app: FastifyInstance, maxFileBytes: number): Promise<void> {
+  await app.register(multipart, {
+    limits: { fileSize: maxFileBytes, files: MAX_FILES_PER_REQUEST, fields: 20, parts: MAX_FILES_PER_REQUEST + 20 },
+    throwFileSizeLimit: false,
+  });
+}
+
+/**
  * `POST /bulk-upload`: files are read one after another from the multipart stream, each streamed
  * to a temporary file; while the next file arrives, the previous ones are already being processed
  * (in the bounded pool). The answer lists every file's outcome once all are done.
  */
-export async function registerUploadRoutes(
+export function registerUploadRoutes(
   app: FastifyInstance,
   authenticate: Authenticate,
   ingest: IngestService,
   options: { tempDir: string; maxFileBytes: number },
-): Promise<void> {
-  await mkdir(options.tempDir, { recursive: true });
-  await app.register(multipart, {
-    limits: { fileSize: options.maxFileBytes, files: MAX_FILES_PER_REQUEST, fields: 20, parts: MAX_FILES_PER_REQUEST + 20 },
-    // A file over the limit is reported in its outcome instead of failing the whole request.
-    throwFileSizeLimit: false,
-  });
-
+): void {
   registerCall(app, authenticate, calls.bulkUpload, async ({ user, request }) => {
     if (!request.isMultipart()) throw new AppError(415, 'Send the images as multipart/form-data in the field "images".');
     const outcomes: Promise<IngestOutcome>[] = [];

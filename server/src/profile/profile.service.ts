@@ -1,23 +1,50 @@
-import type { Profile } from '@photo/contract';
+import { PROFILE_UPLOADS_LIMIT, type Profile } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { UsersRepository } from '../auth/users.repository.js';
 import type { UserRow } from '../db/schema.js';
 import { notFound } from '../http/errors.js';
+import type { ImagePresenter } from '../images/image-presenter.js';
+import type { ImagesRepository } from '../images/images.repository.js';
 import { type Clock, isoNow } from '../shared/clock.js';
+import type { MediaStorage } from '../storage/storage.js';
+import { urlExpiry } from '../storage/url-signer.js';
 
 export class ProfileService {
   constructor(
     private readonly users: UsersRepository,
     private readonly clock: Clock,
+    private readonly images: ImagesRepository,
+    private readonly presenter: ImagePresenter,
+    private readonly storage: MediaStorage,
   ) {}
 
   async profile(user: AuthUser): Promise<Profile> {
-    return toProfile(await this.load(user));
+    const row = await this.load(user);
+    const [image, uploads] = await Promise.all([
+      this.imageUrl(row),
+      this.images.uploadedBy(user.id, PROFILE_UPLOADS_LIMIT).then((ids) => this.images.withMedia(ids)),
+    ]);
+    return {
+      id: String(row.id),
+      username: row.username,
+      name: row.username,
+      email: row.email,
+      role: row.role,
+      profileImage: image,
+      image,
+      bulkTags: [],
+      userUploadedImages: await this.presenter.present(uploads),
+    };
   }
 
   async me(user: AuthUser): Promise<{ name: string; image: string | null; role: Profile['role'] }> {
     const row = await this.load(user);
-    return { name: row.username, image: profileImageUrl(row), role: row.role };
+    return { name: row.username, image: await this.imageUrl(row), role: row.role };
+  }
+
+  /** The profile image as a signed URL (DECISIONS §4), or null for the default avatar. */
+  async imageUrl(row: Pick<UserRow, 'profile_image_key'>): Promise<string | null> {
+    return row.profile_image_key ? this.storage.signedUrl(row.profile_image_key, urlExpiry(this.clock.now())) : null;
   }
 
   async rename(user: AuthUser, username: string): Promise<void> {
@@ -29,24 +56,4 @@ export class ProfileService {
     if (!row) throw notFound('This account no longer exists.');
     return row;
   }
-}
-
-// Profile images arrive with the image pipeline; until one is stored, the screens show the default avatar.
-function profileImageUrl(row: UserRow): string | null {
-  return row.profile_image_key ? `/media/${row.profile_image_key}` : null;
-}
-
-function toProfile(row: UserRow): Profile {
-  const image = profileImageUrl(row);
-  return {
-    id: String(row.id),
-    username: row.username,
-    name: row.username,
-    email: row.email,
-    role: row.role,
-    profileImage: image,
-    image,
-    bulkTags: [],
-    userUploadedImages: [],
-  };
 }

@@ -27,7 +27,17 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
       const client = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
       await client.connect();
       try {
-        await client.query(`drop database if exists ${name} with (force)`);
+        // Backends of a just-closed pool may still be exiting: wait for them rather than killing them,
+        // since a killed backend sends its client an error that surfaces as an unhandled one.
+        for (let attempt = 0; ; attempt += 1) {
+          try {
+            await client.query(`drop database if exists ${name}${attempt >= 50 ? ' with (force)' : ''}`);
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
       } finally {
         await client.end();
       }

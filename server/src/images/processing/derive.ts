@@ -109,6 +109,18 @@ export async function deriveImages(file: string, decoder: Decoder): Promise<Deri
   };
 }
 
+/** A square avatar, centred, as WebP: the profile image (spec §2 Profile). */
+export async function deriveAvatar(file: string, decoder: Decoder, size: number): Promise<Buffer> {
+  const source = decoder === 'heic' ? await heicSource(file) : sharpSource(file);
+  return source
+    .resize(size, size, { fit: 'cover', position: 'attention' })
+    .webp(webp)
+    .toBuffer()
+    .catch((error: unknown) => {
+      throw new UnreadableImageError(`The image could not be decoded: ${reason(error)}.`);
+    });
+}
+
 function sharpSource(file: string): Sharp {
   // 'truncated' refuses cut-off files instead of showing half a photo; milder warnings (common in
   // camera JPEGs) are tolerated.
