@@ -6,15 +6,17 @@ type SelectableGridProps = {
   selected: ReadonlySet<string>;
   onToggle: (id: string) => void;
   showTags?: boolean;
+  linkState?: unknown;
 };
 
 /** An image grid with a labelled checkbox on every tile. */
-export function SelectableGrid({ items, label, selected, onToggle, showTags }: SelectableGridProps) {
+export function SelectableGrid({ items, label, selected, onToggle, showTags, linkState }: SelectableGridProps) {
   return (
     <ImageGrid
       items={items}
       label={label}
       showTags={showTags}
+      linkState={linkState}
       renderExtra={(item) => (
         <label className="absolute top-2 left-2 flex size-8 cursor-pointer items-center justify-center rounded-md bg-white/90 shadow">
           <input

@@ -1,26 +1,37 @@
 import { calls } from '@photo/contract';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
+import { galleryQueryKey, type GalleryPage } from './get-gallery';
+import { withoutImages } from './without-images';
 
-/** Deleting or tagging changes every list an image can appear in, so all of them refetch. */
-function useRefreshAll() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries();
+/**
+ * Every list but the loaded gallery pages, which would refetch page by page (hundreds of calls
+ * after a long scroll). The gallery does not show tags, and deletions are applied to it directly.
+ */
+function refreshAllButGallery(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({
+    predicate: (query) => !(query.queryKey.length === galleryQueryKey.length && query.queryKey[0] === galleryQueryKey[0]),
+  });
 }
 
+/** Deleted images leave the loaded gallery at once; the other lists refetch. */
 export function useDeleteImages() {
-  const refreshAll = useRefreshAll();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (imageIds: string[]) => callApi(calls.deleteImages, { body: { imageIds } }),
-    onSuccess: refreshAll,
+    onSuccess: (_answer, imageIds) => {
+      const removed = new Set(imageIds);
+      queryClient.setQueryData<InfiniteData<GalleryPage, number>>(galleryQueryKey, (data) => (data ? withoutImages(data, removed) : data));
+      return refreshAllButGallery(queryClient);
+    },
   });
 }
 
 export function useAddTags() {
-  const refreshAll = useRefreshAll();
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: { tags: string[]; imageIds: string[] }) => callApi(calls.addTags, { body }),
-    onSuccess: refreshAll,
+    onSuccess: () => refreshAllButGallery(queryClient),
   });
 }
 

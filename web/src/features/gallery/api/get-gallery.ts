@@ -2,7 +2,13 @@ import { calls, images as imageContract, type Image } from '@photo/contract';
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 
-type GalleryPage = { images: Image[]; hasMore: boolean; page: number };
+export type GalleryPage = {
+  images: Image[];
+  hasMore: boolean;
+  page: number;
+  /** A page left short by a deletion: the next load asks for the same page number again (see withoutImages). */
+  refill?: boolean;
+};
 
 export const galleryQueryKey = ['gallery'] as const;
 
@@ -27,7 +33,7 @@ export const galleryQueryOptions = () =>
     queryKey: galleryQueryKey,
     queryFn: ({ pageParam, signal }) => loadPage(pageParam, signal),
     initialPageParam: 1,
-    getNextPageParam: (last) => (last.hasMore ? last.page + 1 : undefined),
+    getNextPageParam: (last) => (last.hasMore ? (last.refill ? last.page : last.page + 1) : undefined),
   });
 
 export function useGallery() {

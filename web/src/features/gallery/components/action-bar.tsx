@@ -20,14 +20,13 @@ type ActionBarProps = {
 };
 
 /**
- * Spec §2 Gallery actions. Those that act on a selection stay disabled until something is selected;
- * on a phone they sit behind the Filters toggle.
+ * Spec §2 Gallery actions; on a phone they sit behind the Filters toggle. The actions on a selection
+ * always open their dialog, which says "Please select at least one image." when nothing is selected
+ * (spec §5), so no button is a silent dead end.
  */
 export function ActionBar(props: ActionBarProps) {
   const [open, setOpen] = useState(false);
   const barId = useId();
-  const nothingSelected = props.selectedCount === 0;
-  const hint = nothingSelected ? 'Select images first' : undefined;
 
   return (
     <div className="mb-4">
@@ -47,23 +46,26 @@ export function ActionBar(props: ActionBarProps) {
         <Button variant="secondary" aria-expanded={props.tagsOpen} aria-controls={props.tagPanelId} onClick={props.onToggleTags}>
           Show All Tags
         </Button>
-        <Button variant="secondary" onClick={props.onAddTags} disabled={nothingSelected} title={hint}>
+        <Button variant="secondary" onClick={props.onAddTags}>
           Add Tags
         </Button>
         <LinkButton to={paths.sharedMedia.getHref()}>Shared Media</LinkButton>
-        <Button variant="danger" onClick={props.onDelete} disabled={nothingSelected} title={hint}>
+        <Button variant="danger" onClick={props.onDelete}>
           Delete
         </Button>
         <Button variant="secondary" onClick={props.onReset}>
           Reset Filter
         </Button>
         {props.admin ? <LinkButton to={paths.allAccess.getHref()}>All Access</LinkButton> : null}
-        <Button variant="secondary" onClick={props.onSelectiveAccess} disabled={nothingSelected} title={hint}>
+        <Button variant="secondary" onClick={props.onSelectiveAccess}>
           Selective Access
         </Button>
         <Button variant="ghost" onClick={props.onToggleSelectAll} disabled={props.imageCount === 0}>
           {props.allSelected ? 'Deselect All' : 'Select All'}
         </Button>
+        <span aria-live="polite" className="self-center text-sm text-slate-600">
+          {props.selectedCount > 0 ? `${props.selectedCount} selected` : ''}
+        </span>
       </div>
     </div>
   );

@@ -12,7 +12,8 @@ import { TagChipsInput } from './tag-chips-input';
 export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClose: () => void }) {
   const [tags, setTags] = useState<string[]>([]);
   const [draft, setDraft] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // Spec §5: with nothing selected the dialog says so at once, instead of after a save attempt.
+  const [error, setError] = useState<string | null>(imageIds.length === 0 ? texts.SELECT_ONE_IMAGE : null);
   const vocabulary = useExistingTags().data ?? [];
   const addTags = useAddTags();
 
@@ -52,7 +53,7 @@ export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClo
         />
         <FormError>{error}</FormError>
         <div className="flex justify-end">
-          <Button type="submit" disabled={addTags.isPending}>
+          <Button type="submit" disabled={addTags.isPending || imageIds.length === 0}>
             Save Tags
           </Button>
         </div>

@@ -1,14 +1,16 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
 import { texts } from '@photo/contract';
 import { Button, LinkButton } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { GridSkeleton } from '@/components/ui/image-grid';
+import { GridSkeleton } from '@/components/ui/grid-skeleton';
 import { Page, PageHeading } from '@/components/ui/page';
 import { SelectableGrid } from '@/components/ui/selectable-grid';
 import { paths } from '@/config/paths';
+import { useDetailLinkState } from '@/hooks/use-detail-link-state';
+import { useInfiniteScroll } from '@/hooks/use-infinite-scroll';
 import { useSelection } from '@/hooks/use-selection';
 import { isAdmin } from '@/lib/auth';
-import { toGridItems } from '@/lib/images';
+import { toGridItems, uniqueImages } from '@/lib/images';
 import { useGallery } from '../api/get-gallery';
 import { ActionBar } from './action-bar';
 import { AddTagsDialog } from './add-tags-dialog';
@@ -16,14 +18,14 @@ import { DeleteDialog } from './delete-dialog';
 import { ShareDialog } from './share-dialog';
 import { TagPanel } from './tag-panel';
 import { useGalleryView } from './use-gallery-view';
-import { useInfiniteScroll } from './use-infinite-scroll';
 
 type Dialog = 'add-tags' | 'delete' | 'share' | null;
 
-/** Spec §2 Gallery: the infinite grid with selection and the gallery actions. */
+/** Spec §2 Gallery: the infinite, virtualized grid with selection and the gallery actions. */
 export function GalleryScreen() {
   const gallery = useGallery();
-  const loaded = gallery.data?.pages.flatMap((page) => page.images) ?? [];
+  const pages = gallery.data?.pages;
+  const loaded = useMemo(() => uniqueImages(pages ?? []), [pages]);
   const view = useGalleryView(loaded);
   const { selected, toggle, selectAll, clear } = useSelection();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -33,9 +35,15 @@ export function GalleryScreen() {
   const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
   useInfiniteScroll(view.paging && hasNextPage && !isFetchingNextPage, loadMore);
 
-  const ids = view.images.map((image) => image._id);
+  const items = useMemo(() => toGridItems(view.images), [view.images]);
+  const ids = useMemo(() => items.map((item) => item.id), [items]);
+  // In the default order the detail steps through the whole gallery, not only the loaded pages
+  // (spec §4: previous/next wrap around the full list); a shuffled or filtered view hands its own list.
+  const showsOwnList = view.mode === 'random' || view.filtering;
+  const linkState = useDetailLinkState(showsOwnList ? ids : undefined);
   const selectedIds = ids.filter((id) => selected.has(id));
   const allSelected = ids.length > 0 && selectedIds.length === ids.length;
+  const closeDialog = useCallback(() => setDialog(null), []);
 
   return (
     <Page>
@@ -72,12 +80,7 @@ export function GalleryScreen() {
         )
       ) : null}
       {ids.length > 0 && !view.filterPending ? (
-        <SelectableGrid
-          label="Gallery"
-          items={toGridItems(view.images, 'gallery')}
-          selected={selected}
-          onToggle={toggle}
-        />
+        <SelectableGrid label="Gallery" items={items} selected={selected} onToggle={toggle} linkState={linkState} />
       ) : null}
       {isFetchingNextPage ? (
         <p role="status" className="py-6 text-center text-slate-600">
@@ -85,9 +88,9 @@ export function GalleryScreen() {
         </p>
       ) : null}
 
-      {dialog === 'add-tags' ? <AddTagsDialog imageIds={selectedIds} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'delete' ? <DeleteDialog imageIds={selectedIds} onClose={() => setDialog(null)} onDeleted={clear} /> : null}
-      {dialog === 'share' ? <ShareDialog imageIds={selectedIds} onClose={() => setDialog(null)} /> : null}
+      {dialog === 'add-tags' ? <AddTagsDialog imageIds={selectedIds} onClose={closeDialog} /> : null}
+      {dialog === 'delete' ? <DeleteDialog imageIds={selectedIds} onClose={closeDialog} onDeleted={clear} /> : null}
+      {dialog === 'share' ? <ShareDialog imageIds={selectedIds} onClose={closeDialog} /> : null}
     </Page>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
-import { TextField } from '@/components/ui/form-field';
+import { FormError, TextField } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { useShareRestricted } from '../api/gallery-actions';
 
@@ -44,8 +44,10 @@ export function ShareDialog({ imageIds, onClose }: { imageIds: string[]; onClose
           value={text}
           onChange={(event) => setText(event.target.value)}
         />
+        {/* Spec §5: the restricted share needs at least one selected image. */}
+        {imageIds.length === 0 ? <FormError>{texts.SELECT_ONE_IMAGE}</FormError> : null}
         <div className="flex justify-end">
-          <Button type="submit" disabled={share.isPending}>
+          <Button type="submit" disabled={share.isPending || imageIds.length === 0}>
             Share
           </Button>
         </div>

@@ -43,12 +43,20 @@ export function useGalleryView(loaded: Image[]) {
 
   // With tags chosen the list comes from the server; on failure the loaded list stays (spec §4).
   const filtering = mode === 'tags' && tagList.length > 0;
-  const source = mode === 'random' ? randomOrder : filtering && filtered.isSuccess ? filtered.data : loaded;
+  const images = useMemo(() => {
+    if (mode === 'random') {
+      // A deletion while shuffled removes the image from the loaded list; the order follows.
+      const loadedIds = new Set(loaded.map((image) => image._id));
+      return randomOrder.filter((image) => loadedIds.has(image._id) && isShownInGallery(image));
+    }
+    const source = filtering && filtered.isSuccess ? filtered.data : loaded;
+    return source.filter(isShownInGallery);
+  }, [mode, randomOrder, loaded, filtering, filtered.isSuccess, filtered.data]);
 
   return {
     mode,
     tags,
-    images: source.filter(isShownInGallery),
+    images,
     filtering,
     filterPending: filtering && filtered.isPending,
     /** Paging goes on only over the plain loaded list. */

@@ -1,9 +1,9 @@
-import { calls, type Image } from '@photo/contract';
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { calls, images as imageContract, type Image } from '@photo/contract';
+import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
 
 /** Lists whose call is not there yet (404) are simply empty. */
-async function imagesOrNone(load: () => Promise<{ images: Image[] }>): Promise<Image[]> {
+async function imagesOrNone<T extends { images: Image[] }>(load: () => Promise<T>): Promise<Image[]> {
   try {
     return (await load()).images;
   } catch (error) {
@@ -12,18 +12,40 @@ async function imagesOrNone(load: () => Promise<{ images: Image[] }>): Promise<I
   }
 }
 
-export const libraryQueryOptions = (search: string) =>
-  queryOptions({
-    queryKey: ['library', search],
-    queryFn: ({ signal }) =>
-      imagesOrNone(() =>
-        search ? callApi(calls.searchImages, { query: { query: search }, signal }) : callApi(calls.getLibrary, { signal }),
-      ),
+type LibraryPage = { images: Image[]; hasMore: boolean; page: number };
+
+async function loadLibraryPage(page: number, signal: AbortSignal): Promise<LibraryPage> {
+  try {
+    const answer = await callApi(calls.getLibrary, { query: { page, limit: imageContract.GALLERY_PAGE_SIZE }, signal });
+    return { images: answer.images, hasMore: answer.pagination?.hasMore ?? false, page };
+  } catch (error) {
+    if (isNotFound(error)) return { images: [], hasMore: false, page };
+    throw error;
+  }
+}
+
+/** The library in pages of 50, like the gallery: a library of any size loads as the reader scrolls. */
+export const libraryQueryOptions = () =>
+  infiniteQueryOptions({
+    queryKey: ['library', 'pages'],
+    queryFn: ({ pageParam, signal }) => loadLibraryPage(pageParam, signal),
+    initialPageParam: 1,
+    getNextPageParam: (last) => (last.hasMore ? last.page + 1 : undefined),
   });
 
-/** The library, or the images matching `search` when there is one. */
-export function useLibrary(search: string) {
-  return useQuery({ ...libraryQueryOptions(search.trim()), placeholderData: keepPreviousData });
+export function useLibrary() {
+  return useInfiniteQuery(libraryQueryOptions());
+}
+
+export const librarySearchQueryOptions = (search: string) =>
+  queryOptions({
+    queryKey: ['library', 'search', search],
+    queryFn: ({ signal }) => imagesOrNone(() => callApi(calls.searchImages, { query: { query: search }, signal })),
+  });
+
+/** The images matching `search`; idle while there is no search text. */
+export function useLibrarySearch(search: string) {
+  return useQuery({ ...librarySearchQueryOptions(search), enabled: search !== '', placeholderData: keepPreviousData });
 }
 
 export const allImagesQueryOptions = () =>
@@ -32,6 +54,7 @@ export const allImagesQueryOptions = () =>
     queryFn: ({ signal }) => imagesOrNone(() => callApi(calls.getGridImages, { signal })),
   });
 
+/** Every image the person may see, newest first (the server caps the list). */
 export function useAllImages() {
   return useQuery(allImagesQueryOptions());
 }

@@ -1,20 +1,38 @@
-import { useId, useState } from 'react';
+import { useCallback, useId, useMemo, useState } from 'react';
+import { texts } from '@photo/contract';
 import { Button, LinkButton } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { GridSkeleton, ImageGrid } from '@/components/ui/image-grid';
+import { GridSkeleton } from '@/components/ui/grid-skeleton';
+import { ImageGrid } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { paths } from '@/config/paths';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
-import { toGridItems } from '@/lib/images';
-import { useLibrary } from '../api/get-library';
+import { useDetailLinkState } from '@/hooks/use-detail-link-state';
+import { useInfiniteScroll } from '@/hooks/use-infinite-scroll';
+import { toGridItems, uniqueImages } from '@/lib/images';
+import { useLibrary, useLibrarySearch } from '../api/get-library';
 
 /** Spec §2 "/library": a grid titled Image Library with a search box; images open /image/{id}. */
 export function LibraryScreen() {
   const [text, setText] = useState('');
-  const search = useDebouncedValue(text);
-  const library = useLibrary(search);
+  const search = useDebouncedValue(text).trim();
   const inputId = useId();
+  const library = useLibrary();
+  const found = useLibrarySearch(search);
+  const searching = search !== '';
 
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = library;
+  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
+  useInfiniteScroll(!searching && hasNextPage && !isFetchingNextPage, loadMore);
+
+  const pages = library.data?.pages;
+  const images = useMemo(() => (searching ? (found.data ?? []) : uniqueImages(pages ?? [])), [searching, found.data, pages]);
+  const items = useMemo(() => toGridItems(images), [images]);
+  // Search results are the whole list; the paged library steps through everything visible.
+  const ids = useMemo(() => (searching ? images.map((image) => image._id) : undefined), [searching, images]);
+  const linkState = useDetailLinkState(ids, searching ? search : undefined);
+
+  const current = searching ? found : library;
   return (
     <Page>
       <PageHeading>Image Library</PageHeading>
@@ -31,13 +49,13 @@ export function LibraryScreen() {
           className="w-full rounded-lg border border-slate-300 bg-white px-3 py-2 text-sm focus:border-indigo-500 focus:outline-2 focus:outline-indigo-200"
         />
       </div>
-      {library.isPending ? <GridSkeleton /> : null}
-      {library.isError ? (
-        <EmptyState title="The library could not be loaded" action={<Button onClick={() => void library.refetch()}>Try again</Button>} />
+      {current.isPending ? <GridSkeleton /> : null}
+      {current.isError ? (
+        <EmptyState title="The library could not be loaded" action={<Button onClick={() => void current.refetch()}>Try again</Button>} />
       ) : null}
-      {library.isSuccess && library.data.length === 0 ? (
-        search.trim() ? (
-          <EmptyState title="No matching images" text={`Nothing in the library matches "${search.trim()}".`} />
+      {current.isSuccess && items.length === 0 ? (
+        searching ? (
+          <EmptyState title="No matching images" text={`Nothing in the library matches "${search}".`} />
         ) : (
           <EmptyState
             title="No photos yet"
@@ -46,8 +64,11 @@ export function LibraryScreen() {
           />
         )
       ) : null}
-      {library.isSuccess && library.data.length > 0 ? (
-        <ImageGrid label="Image Library" items={toGridItems(library.data, 'gallery', search.trim() || undefined)} />
+      {items.length > 0 ? <ImageGrid label="Image Library" items={items} linkState={linkState} /> : null}
+      {!searching && isFetchingNextPage ? (
+        <p role="status" className="py-6 text-center text-slate-600">
+          {texts.LOADING_MORE}
+        </p>
       ) : null}
     </Page>
   );

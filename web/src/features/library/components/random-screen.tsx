@@ -1,11 +1,13 @@
 import { useMemo, useState } from 'react';
 import { Button, LinkButton } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
-import { GridSkeleton, ImageGrid } from '@/components/ui/image-grid';
+import { GridSkeleton } from '@/components/ui/grid-skeleton';
+import { ImageGrid } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { paths } from '@/config/paths';
-import { shuffled } from '@/lib/shuffle';
+import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { isShownInGallery, toGridItems } from '@/lib/images';
+import { shuffled } from '@/lib/shuffle';
 import { useAllImages } from '../api/get-library';
 
 /** Spec §2 "/random": browse every visible image in a random order. */
@@ -15,6 +17,10 @@ export function RandomScreen() {
   const visible = useMemo(() => (images.data ?? []).filter(isShownInGallery), [images.data]);
   // `round` is a deliberate dependency: each Shuffle click draws a new order.
   const order = useMemo(() => shuffled(visible), [visible, round]);
+  const items = useMemo(() => toGridItems(order), [order]);
+  // ← and → in the detail follow this shuffled order.
+  const ids = useMemo(() => order.map((image) => image._id), [order]);
+  const linkState = useDetailLinkState(ids);
 
   return (
     <Page>
@@ -38,7 +44,7 @@ export function RandomScreen() {
           action={<LinkButton to={paths.uploadImages.getHref()} variant="primary">Upload Images</LinkButton>}
         />
       ) : null}
-      {order.length > 0 ? <ImageGrid label="Random images" items={toGridItems(order, 'gallery')} /> : null}
+      {items.length > 0 ? <ImageGrid label="Random images" items={items} linkState={linkState} /> : null}
     </Page>
   );
 }

@@ -1,8 +1,7 @@
 import { useId, useState } from 'react';
 import type { Image } from '@photo/contract';
 import { EmptyState } from '@/components/ui/empty-state';
-import { ImageGrid } from '@/components/ui/image-grid';
-import { toGridItems } from '@/lib/images';
+import { ProfileImageGrid } from './profile-image-grid';
 
 type TaggedEntry = { image: Image; tags: string[] };
 
@@ -45,7 +44,7 @@ export function TaggedImages({ entries }: { entries: TaggedEntry[] }) {
           ))}
         </select>
       </div>
-      <ImageGrid label="My Tagged Images" items={toGridItems(images, 'tagged')} showTags />
+      <ProfileImageGrid label="My Tagged Images" images={images} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { Button, LinkButton } from '@/components/ui/button';
@@ -7,6 +7,7 @@ import { Page, PageHeading } from '@/components/ui/page';
 import { SelectableGrid } from '@/components/ui/selectable-grid';
 import { Loading } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
+import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { useSelection } from '@/hooks/use-selection';
 import { toGridItems } from '@/lib/images';
 import { useSearchResults } from '../api/search-images';
@@ -17,6 +18,8 @@ export function SearchResultsScreen() {
   const { query = '' } = useParams();
   const results = useSearchResults(query);
   const { selected, toggle, selectAll, clear } = useSelection();
+  const ids = useMemo(() => (results.data ?? []).map((image) => image._id), [results.data]);
+  const linkState = useDetailLinkState(ids, query);
 
   useEffect(() => clear(), [query, clear]);
 
@@ -48,7 +51,6 @@ export function SearchResultsScreen() {
     );
   }
 
-  const ids = results.data.map((image) => image._id);
   const allSelected = ids.every((id) => selected.has(id));
 
   return (
@@ -65,7 +67,8 @@ export function SearchResultsScreen() {
       <CustomTagsForm query={query} selectedIds={ids.filter((id) => selected.has(id))} onDone={clear} />
       <SelectableGrid
         label={`Search results for ${query}`}
-        items={toGridItems(results.data, 'search', query)}
+        items={toGridItems(results.data)}
+        linkState={linkState}
         selected={selected}
         onToggle={toggle}
         showTags

@@ -6,6 +6,7 @@ import { ImageGrid } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
+import { toGridItems } from '@/lib/images';
 import { useSharedByLink } from '../api/share-all';
 
 /** Spec §2: the public page of everything shared through a share-all link (no sign-in). */
@@ -24,13 +25,11 @@ export function ShareAllScreen() {
         <EmptyState title="Nothing here yet" text={shared.data.message || 'No images have been shared through this link.'} />
       ) : null}
       {shared.isSuccess && shared.data.images.length > 0 ? (
+        // Public page: plain pictures, no links into the signed-in app.
         <ImageGrid
           label="Shared images"
-          items={shared.data.images.map((image) => ({
-            id: image._id,
-            name: image.imageName,
-            thumbnail: image.thumbnailURL ?? image.trimmedURL,
-          }))}
+          items={toGridItems(shared.data.images).map(({ href: _href, ...item }) => item)}
+          lazy="near"
         />
       ) : null}
     </Page>

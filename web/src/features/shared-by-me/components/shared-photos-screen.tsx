@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { LinkButton } from '@/components/ui/button';
@@ -7,6 +8,7 @@ import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { isNotFound } from '@/lib/api-client';
+import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { toGridItems } from '@/lib/images';
 import { useSharedWithUser } from '../api/get-shared-with-user';
 
@@ -14,6 +16,9 @@ import { useSharedWithUser } from '../api/get-shared-with-user';
 export function SharedPhotosScreen() {
   const { userName = '' } = useParams();
   const shared = useSharedWithUser(userName);
+  const images = shared.data?.images;
+  const ids = useMemo(() => (images ?? []).map((image) => image._id), [images]);
+  const linkState = useDetailLinkState(ids);
 
   if (shared.isPending) return <Loading />;
 
@@ -30,18 +35,18 @@ export function SharedPhotosScreen() {
     );
   }
 
-  const images = shared.data?.images ?? [];
+  const list = images ?? [];
   return (
     <Page>
       <PageHeading>{userName}</PageHeading>
-      <p className="mb-4 text-sm text-slate-600">Images: {shared.data?.count ?? images.length}</p>
-      {images.length === 0 ? (
+      <p className="mb-4 text-sm text-slate-600">Images: {shared.data?.count ?? list.length}</p>
+      {list.length === 0 ? (
         <EmptyState
           title={texts.NO_IMAGES_FOR_USER}
           action={<LinkButton to={paths.usersISharedWith.getHref()}>Back to Shared Folders</LinkButton>}
         />
       ) : (
-        <ImageGrid label={`Images shared with ${userName}`} items={toGridItems(images, 'shared')} />
+        <ImageGrid label={`Images shared with ${userName}`} items={toGridItems(list)} linkState={linkState} lazy="near" />
       )}
     </Page>
   );

@@ -1,3 +1,4 @@
+import { useMemo } from 'react';
 import { useParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { LinkButton } from '@/components/ui/button';
@@ -6,14 +7,28 @@ import { ImageGrid, type GridItem } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import type { ImageDetailState } from '@/lib/images';
+import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { useSharedWithMe } from '../api/get-shared-with-me';
 import { LoadError } from './load-error';
 
-/** Spec §2: the images one person shared with me. */
+/** Spec §2: the images one person shared with me; a click opens /image/{imageId}. */
 export function SharerImagesScreen() {
   const { userName = '' } = useParams();
   const shared = useSharedWithMe();
+  const sharer = shared.data?.data.sharedBy.find((entry) => entry.sharedByUserName === userName);
+  const items = useMemo<GridItem[]>(
+    () =>
+      (sharer?.images ?? []).map((image) => ({
+        id: image.imageId,
+        name: image.imageName,
+        thumbnail: image.imageThumbnail,
+        href: paths.image.getHref(image.imageId),
+        tags: image.tags,
+      })),
+    [sharer],
+  );
+  const ids = useMemo(() => items.map((item) => item.id), [items]);
+  const linkState = useDetailLinkState(ids);
 
   if (shared.isPending) return <Loading />;
   if (shared.isError) {
@@ -24,7 +39,6 @@ export function SharerImagesScreen() {
     );
   }
 
-  const sharer = shared.data.data.sharedBy.find((entry) => entry.sharedByUserName === userName);
   if (!sharer) {
     return (
       <Page>
@@ -38,21 +52,17 @@ export function SharerImagesScreen() {
     );
   }
 
-  const state: ImageDetailState = { ids: sharer.images.map((image) => image.imageId), origin: 'shared' };
-  const items: GridItem[] = sharer.images.map((image) => ({
-    id: image.imageId,
-    name: image.imageName,
-    thumbnail: image.imageThumbnail,
-    href: paths.image.getHref(image.imageId),
-    tags: image.tags,
-    state,
-  }));
-
   return (
     <Page>
       <p className="mb-1 text-sm text-slate-600">Images: {sharer.images.length}</p>
       <PageHeading>Images Collection</PageHeading>
-      <ImageGrid label={`Images shared by ${sharer.sharedByUserName}`} items={items} showTags />
+      <ImageGrid
+        label={`Images shared by ${sharer.sharedByUserName}`}
+        items={items}
+        linkState={linkState}
+        lazy="near"
+        showTags
+      />
     </Page>
   );
 }
