@@ -2,7 +2,8 @@ import { open, readFile } from 'node:fs/promises';
 import { gifCanvasSize } from './gif-canvas.js';
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { decodeHeic, readHeicSize } from '../decoders/heic.js';
+import { readHeicSize } from '../decoders/heic.js';
+import { heicThreads } from '../decoders/heic-threads.js';
 import type { Decoder } from '../ingest/file-type.js';
 import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
 
@@ -128,7 +129,7 @@ function sharpSource(file: string): Sharp {
 }
 
 async function heicSource(file: string): Promise<Sharp> {
-  const decoded = await decodeHeic(await readFile(file)).catch((error: unknown) => {
+  const decoded = await heicThreads.decode(await readFile(file)).catch((error: unknown) => {
     throw new UnreadableImageError(`The HEIC/HEIF image could not be decoded: ${reason(error)}.`);
   });
   return sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: decoded.channels } });

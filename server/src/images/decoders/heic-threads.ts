@@ -1,0 +1,84 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { type DecodedRaw, HeicError } from './heic.js';
+
+type Reply =
+  | { id: number; ok: true; data: Uint8Array; width: number; height: number; channels: 3 | 4 }
+  | { id: number; ok: false; heic: boolean; message: string };
+
+interface Thread {
+  worker: Worker;
+  pending: Map<number, { resolve(value: DecodedRaw): void; reject(error: Error): void }>;
+}
+
+// Under the test runner this module is TypeScript source; the worker then loads through tsx too.
+const fromSource = import.meta.url.endsWith('.ts');
+const entry = new URL(fromSource ? './heic-thread.ts' : './heic-thread.js', import.meta.url);
+
+/**
+ * HEIC decoding on worker threads, so the event loop keeps answering requests meanwhile. Threads
+ * are started on first use, reused, and never more than the image pool's size (which bounds how
+ * many decodes run at once anyway).
+ */
+export class HeicThreads {
+  private readonly idle: Thread[] = [];
+  private readonly all = new Set<Thread>();
+  private nextId = 0;
+
+  async decode(file: Buffer): Promise<DecodedRaw> {
+    const thread = this.idle.pop() ?? this.start();
+    try {
+      return await new Promise<DecodedRaw>((resolve, reject) => {
+        const id = (this.nextId += 1);
+        thread.pending.set(id, { resolve, reject });
+        thread.worker.postMessage({ id, file });
+      });
+    } finally {
+      if (this.all.has(thread)) this.idle.push(thread);
+    }
+  }
+
+  async close(): Promise<void> {
+    const threads = [...this.all];
+    this.all.clear();
+    this.idle.length = 0;
+    await Promise.all(threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private start(): Thread {
+    const worker = fromSource ? sourceWorker() : new Worker(entry);
+    worker.unref();
+    const thread: Thread = { worker, pending: new Map() };
+    this.all.add(thread);
+    worker.on('message', (reply: Reply) => {
+      const waiter = thread.pending.get(reply.id);
+      thread.pending.delete(reply.id);
+      if (!waiter) return;
+      if (reply.ok) {
+        waiter.resolve({ data: Buffer.from(reply.data.buffer, reply.data.byteOffset, reply.data.byteLength), width: reply.width, height: reply.height, channels: reply.channels });
+      } else waiter.reject(reply.heic ? new HeicError(reply.message) : new Error(reply.message));
+    });
+    const fail = (error: Error) => {
+      this.all.delete(thread);
+      const index = this.idle.indexOf(thread);
+      if (index >= 0) this.idle.splice(index, 1);
+      for (const waiter of thread.pending.values()) waiter.reject(error);
+      thread.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`the HEIC decoder thread stopped (exit code ${code})`)));
+    return thread;
+  }
+}
+
+/** A worker running the TypeScript entry through tsx's loader (only under the test runner). */
+function sourceWorker(): Worker {
+  // The package's ESM entry sits beside the CommonJS one that require.resolve finds.
+  const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs')).href;
+  const bootstrap = `(async () => { (await import(${JSON.stringify(tsx)})).register(); await import(${JSON.stringify(entry.href)}); })()`;
+  return new Worker(bootstrap, { eval: true });
+}
+
+/** The process's HEIC threads (one set, however many servers a test file builds). */
+export const heicThreads = new HeicThreads();
