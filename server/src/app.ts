@@ -31,6 +31,7 @@ import { registerMediaRoutes } from './images/media.routes.js';
 import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
+import { VisibleIds } from './images/visible-ids.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
 import { createStorage } from './storage/create-storage.js';
@@ -102,7 +103,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const processor = new MediaProcessor({ storage, media: mediaRepository, pool: imagePool, clock, logger: app.log, tempDir: config.tempDir });
   const ingest = new IngestService({ media: mediaRepository, processor, clock });
   const presenter = new ImagePresenter(storage, clock);
-  const images = new ImagesService({ images: imagesRepository, presenter, storage, logger: app.log });
+  const visibleIds = new VisibleIds(database.db, imagesRepository);
+  const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, storage, logger: app.log });
   const search = new SearchService(database.db, imagesRepository, presenter);
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage);
   const profileImages = new ProfileImageService({ users, storage, pool: imagePool, clock, tempDir: config.tempDir });

@@ -8,6 +8,8 @@ import type { DB } from '../db/schema.js';
  * - admin: every image (no condition, so pages are read straight off the `images_ready_id` index);
  * - user: the images they uploaded (`images_uploader_ready_id`). Access records granted to them are
  *   added here by the sharing domain.
+ * Any write that changes what this condition selects must bump the library version in the same
+ * transaction (`bumpLibraryVersion`): the visible-id cache (`images/visible-ids.ts`) relies on it.
  */
 export function onlyVisible<TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,

@@ -78,12 +78,19 @@ export interface ImagesTable {
   created_at: string;
 }
 
+/** A single row (id 1): `version` changes whenever the set of visible images may have changed. */
+export interface LibraryStateTable {
+  id: number;
+  version: number;
+}
+
 export interface DB {
   users: UsersTable;
   password_resets: PasswordResetsTable;
   rate_limits: RateLimitsTable;
   media: MediaTable;
   images: ImagesTable;
+  library_state: LibraryStateTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

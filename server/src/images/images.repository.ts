@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
+import { bumpLibraryVersion } from './library-version.js';
 
 /** An image with its stored picture, as read for presenting. */
 export type ImageWithMedia = ImageRow & {
@@ -21,15 +22,10 @@ export type ImageWithMedia = ImageRow & {
 export class ImagesRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /**
-   * Ids of one page of the visible, ready images, newest first. Only the index is walked for the
-   * skipped rows; the details are read for the page's ids alone (see `withMedia`).
-   */
-  async pageIds(user: AuthUser, limit: number, offset: number): Promise<number[]> {
+  /** Ids of every visible, ready image, newest first (read off the covering index). */
+  async allVisibleIds(user: AuthUser): Promise<number[]> {
     const rows = await onlyVisible(this.db.selectFrom('images').select('images.id').where('images.ready', '=', 1), user)
       .orderBy('images.id', 'desc')
-      .limit(limit)
-      .offset(offset)
       .execute();
     return rows.map((row) => row.id);
   }
@@ -45,14 +41,6 @@ export class ImagesRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => row.id);
-  }
-
-  async countVisible(user: AuthUser): Promise<number> {
-    const row = await onlyVisible(
-      this.db.selectFrom('images').select((eb) => eb.fn.countAll<number>().as('count')).where('images.ready', '=', 1),
-      user,
-    ).executeTakeFirstOrThrow();
-    return Number(row.count);
   }
 
   /** Details of the given images in the order of `ids`; ids that do not exist are skipped. */
@@ -87,6 +75,7 @@ export class ImagesRepository {
         ...new Set((await trx.selectFrom('images').select('media_id').where('id', 'in', ids).execute()).map((r) => r.media_id)),
       ];
       await trx.deleteFrom('images').where('id', 'in', ids).execute();
+      await bumpLibraryVersion(trx);
       return deleteUnusedMedia(trx, mediaIds);
     });
   }

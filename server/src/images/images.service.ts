@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 import { MAX_UNPAGED_IMAGES } from './limits.js';
+import type { VisibleIds } from './visible-ids.js';
 
 export interface GridPage {
   images: Image[];
@@ -18,6 +19,7 @@ export class ImagesService {
   constructor(
     private readonly deps: {
       images: ImagesRepository;
+      visibleIds: VisibleIds;
       presenter: ImagePresenter;
       storage: MediaStorage;
       logger: FastifyBaseLogger;
@@ -25,18 +27,19 @@ export class ImagesService {
   ) {}
 
   async page(user: AuthUser, page: number, limit: number): Promise<GridPage> {
-    const { images, presenter } = this.deps;
+    const { images, presenter, visibleIds } = this.deps;
+    const all = await visibleIds.of(user);
     const offset = (page - 1) * limit;
-    // One extra id tells whether another page exists without a second query.
-    const [ids, totalImages] = await Promise.all([images.pageIds(user, limit + 1, offset), images.countVisible(user)]);
-    const hasMore = ids.length > limit;
-    const rows = await images.withMedia(ids.slice(0, limit));
-    return { images: await presenter.present(rows), pagination: { currentPage: page, hasMore, totalImages } };
+    const rows = await images.withMedia(Array.from(all.subarray(offset, offset + limit)));
+    return {
+      images: await presenter.present(rows),
+      pagination: { currentPage: page, hasMore: offset + limit < all.length, totalImages: all.length },
+    };
   }
 
   /** The whole visible list for previous/next (newest first, capped for very large libraries). */
   async all(user: AuthUser): Promise<Image[]> {
-    const ids = await this.deps.images.pageIds(user, MAX_UNPAGED_IMAGES, 0);
+    const ids = Array.from((await this.deps.visibleIds.of(user)).subarray(0, MAX_UNPAGED_IMAGES));
     return this.deps.presenter.present(await this.deps.images.withMedia(ids));
   }
 

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, MediaRow } from '../db/schema.js';
 import { deleteUnusedMedia, mediaKeys } from './images.repository.js';
+import { bumpLibraryVersion } from './library-version.js';
 
 export interface NewMedia {
   contentHash: string;
@@ -79,7 +80,10 @@ export class MediaRepository {
         .onConflict((oc) => oc.columns(['uploaded_by', 'media_id']).doNothing())
         .returning('id')
         .executeTakeFirst();
-      if (inserted) return { imageId: inserted.id, created: true };
+      if (inserted) {
+        if (media.status === 'ready') await bumpLibraryVersion(trx);
+        return { imageId: inserted.id, created: true };
+      }
       const existing = await trx
         .selectFrom('images')
         .select('id')
@@ -109,6 +113,7 @@ export class MediaRepository {
         .where('id', '=', mediaId)
         .execute();
       await trx.updateTable('images').set({ ready: 1 }).where('media_id', '=', mediaId).execute();
+      await bumpLibraryVersion(trx);
     });
   }
 

@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { Clock } from '../../src/shared/clock.js';
@@ -14,6 +16,8 @@ export interface TestServer {
   app: FastifyInstance;
   dataDir: string;
   database: TestDatabaseKind;
+  /** Runs SQL straight on the server's database, for tests that must set up a state no call makes. */
+  sql(statement: string, params?: unknown[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -56,6 +60,24 @@ export async function startTestServer(
     app,
     dataDir,
     database,
+    async sql(statement, params = []) {
+      if (pgDb) {
+        const client = new pg.Client({ connectionString: pgDb.url });
+        await client.connect();
+        try {
+          await client.query(statement.replace(/\?/g, (_, i: number) => `$${statement.slice(0, i).split('?').length}`), params);
+        } finally {
+          await client.end();
+        }
+      } else {
+        const db = new SQLite(path.join(dataDir, 'photos.sqlite'));
+        try {
+          db.prepare(statement).run(...params);
+        } finally {
+          db.close();
+        }
+      }
+    },
     async close() {
       await app.close();
       await pgDb?.drop();

@@ -41,8 +41,17 @@ export function images({ idColumn }: MigrationContext) {
       await db.schema.createIndex('images_ready_id').on('images').columns(['ready', 'id']).execute();
       await db.schema.createIndex('images_uploader_ready_id').on('images').columns(['uploaded_by', 'ready', 'id']).execute();
       await db.schema.createIndex('images_media_id').on('images').column('media_id').execute();
+
+      // One row whose version changes with every change to who sees which image (see library.ts).
+      await db.schema
+        .createTable('library_state')
+        .addColumn('id', 'integer', (c) => c.primaryKey())
+        .addColumn('version', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.insertInto('library_state' as never).values({ id: 1, version: 1 } as never).execute();
     },
     async down(db: Kysely<unknown>): Promise<void> {
+      await db.schema.dropTable('library_state').execute();
       await db.schema.dropTable('images').execute();
       await db.schema.dropTable('media').execute();
     },

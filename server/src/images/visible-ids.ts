@@ -1,0 +1,63 @@
+import type { Kysely } from 'kysely';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { DB } from '../db/schema.js';
+import type { ImagesRepository } from './images.repository.js';
+import { readLibraryVersion } from './library-version.js';
+
+interface Entry {
+  version: number;
+  ids: Int32Array | Float64Array;
+}
+
+/**
+ * The ids of every image a person may see, newest first, cached per visibility scope and checked
+ * against the library version on every read. A gallery page is then a slice and the total a length:
+ * page 2,000 costs what page 1 costs, instead of an OFFSET walk and a COUNT over 100,000 index
+ * entries on every request. Correct across processes because the version lives in the database;
+ * bounded in memory by the number of scopes kept (least recently used go first).
+ */
+export class VisibleIds {
+  private readonly entries = new Map<string, Entry>();
+  private readonly building = new Map<string, Promise<Entry>>();
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly images: ImagesRepository,
+    private readonly maxScopes = 64,
+  ) {}
+
+  async of(user: AuthUser): Promise<Entry['ids']> {
+    const version = await readLibraryVersion(this.db);
+    const key = scopeOf(user);
+    const cached = this.entries.get(key);
+    if (cached?.version === version) {
+      // Map order is recency order: re-insert to mark as recently used.
+      this.entries.delete(key);
+      this.entries.set(key, cached);
+      return cached.ids;
+    }
+    const buildKey = `${key}@${version}`;
+    let build = this.building.get(buildKey);
+    if (!build) {
+      // Concurrent requests after a change share one rebuild.
+      build = this.images.allVisibleIds(user).then((ids) => ({ version, ids: packed(ids) }));
+      this.building.set(buildKey, build);
+      build.finally(() => this.building.delete(buildKey)).catch(() => undefined);
+    }
+    const entry = await build;
+    const current = this.entries.get(key);
+    if (!current || current.version <= entry.version) this.entries.set(key, entry);
+    while (this.entries.size > this.maxScopes) this.entries.delete(this.entries.keys().next().value as string);
+    return entry.ids;
+  }
+}
+
+/** Everyone who sees the same images shares a scope; today that is each user alone, or all admins. */
+function scopeOf(user: AuthUser): string {
+  return user.role === 'admin' ? 'admin' : `user:${user.id}`;
+}
+
+/** 4 bytes per id while ids fit, instead of a JS array's 8+. */
+function packed(ids: number[]): Int32Array | Float64Array {
+  return ids.every((id) => id <= 0x7fffffff) ? Int32Array.from(ids) : Float64Array.from(ids);
+}
