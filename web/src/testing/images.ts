@@ -1,3 +1,4 @@
+import { rgbaToThumbHash } from 'thumbhash';
 import type { Image } from '@photo/contract';
 
 /** An image record as the server sends it; override what a test is about. */
@@ -40,4 +41,10 @@ export function pagedAnswer(images: Image[], url: string) {
 export function scrollWindowTo(y: number): void {
   Object.defineProperty(window, 'scrollY', { value: y, configurable: true });
   window.dispatchEvent(new Event('scroll'));
+}
+
+/** A real ThumbHash (a 4×3 orange picture), base64 as the server sends it. */
+export function samplePlaceholder(): string {
+  const rgba = new Uint8Array(4 * 3 * 4).map((_, index) => [255, 140, 0, 255][index % 4]!);
+  return btoa(String.fromCharCode(...rgbaToThumbHash(4, 3, rgba)));
 }

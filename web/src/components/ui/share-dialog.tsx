@@ -1,18 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { texts } from '@photo/contract';
-import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/form-field';
-import { Modal } from '@/components/ui/modal';
-import { useShareRestricted } from '../api/gallery-actions';
+import { parseEmails, useShareRestricted } from '@/lib/share-images';
+import { Button } from './button';
+import { FormError, TextField } from './form-field';
+import { Modal } from './modal';
 
-/** Spec §5: addresses entered comma-separated and trimmed. */
-export function parseEmails(text: string): string[] {
-  return text.split(',').map((email) => email.trim()).filter(Boolean);
-}
+type ShareDialogProps = { imageIds: string[]; onClose: () => void; title?: string };
 
-/** Selective Access: share the selected images with the given addresses. */
-export function ShareDialog({ imageIds, onClose }: { imageIds: string[]; onClose: () => void }) {
+/** Selective Access: share the given images with the addresses typed in. */
+export function ShareDialog({ imageIds, onClose, title = 'Selective Access' }: ShareDialogProps) {
   const [text, setText] = useState('');
   const share = useShareRestricted();
 
@@ -34,7 +31,7 @@ export function ShareDialog({ imageIds, onClose }: { imageIds: string[]; onClose
   };
 
   return (
-    <Modal title="Selective Access" onClose={onClose}>
+    <Modal title={title} onClose={onClose}>
       <form onSubmit={onSubmit} className="flex flex-col gap-4">
         <TextField
           label={`Share ${imageIds.length} image${imageIds.length === 1 ? '' : 's'} with`}

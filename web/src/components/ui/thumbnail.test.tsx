@@ -1,13 +1,7 @@
 import { act, fireEvent, render, screen } from '@testing-library/react';
-import { rgbaToThumbHash } from 'thumbhash';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { samplePlaceholder } from '@/testing/images';
 import { Thumbnail } from './thumbnail';
-
-/** A real ThumbHash of a 4×3 orange picture, base64 like the server sends it. */
-function orangeHash(): string {
-  const rgba = new Uint8Array(4 * 3 * 4).map((_, index) => [255, 140, 0, 255][index % 4]!);
-  return btoa(String.fromCharCode(...rgbaToThumbHash(4, 3, rgba)));
-}
 
 const box = (img: HTMLElement) => img.parentElement!;
 
@@ -15,7 +9,7 @@ describe('Thumbnail', () => {
   afterEach(() => vi.useRealTimers());
 
   it('keeps the picture’s aspect ratio and shows the decoded placeholder until the picture loads', () => {
-    render(<Thumbnail src="/media/a.webp" alt="Beach" placeholder={orangeHash()} width={400} height={300} />);
+    render(<Thumbnail src="/media/a.webp" alt="Beach" placeholder={samplePlaceholder()} width={400} height={300} />);
     const img = screen.getByRole('img', { name: 'Beach' });
     expect(img).toHaveAttribute('loading', 'lazy');
     expect(img).toHaveAttribute('decoding', 'async');
@@ -38,7 +32,7 @@ describe('Thumbnail', () => {
 
   it('only warns when the picture fails to load, and keeps the placeholder', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
-    render(<Thumbnail src="/media/gone.webp" alt="Gone" placeholder={orangeHash()} />);
+    render(<Thumbnail src="/media/gone.webp" alt="Gone" placeholder={samplePlaceholder()} />);
     const img = screen.getByRole('img', { name: 'Gone' });
     fireEvent.error(img);
     expect(warn).toHaveBeenCalledWith('Image failed to load: Gone');

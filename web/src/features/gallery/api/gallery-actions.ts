@@ -34,9 +34,3 @@ export function useAddTags() {
     onSuccess: () => refreshAllButGallery(queryClient),
   });
 }
-
-export function useShareRestricted() {
-  return useMutation({
-    mutationFn: (body: { imageIds: string[]; emails: string[] }) => callApi(calls.shareRestricted, { body }),
-  });
-}

@@ -5,6 +5,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { GridSkeleton } from '@/components/ui/grid-skeleton';
 import { Page, PageHeading } from '@/components/ui/page';
 import { SelectableGrid } from '@/components/ui/selectable-grid';
+import { ShareDialog } from '@/components/ui/share-dialog';
 import { paths } from '@/config/paths';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { useInfiniteScroll } from '@/hooks/use-infinite-scroll';
@@ -15,7 +16,6 @@ import { useGallery } from '../api/get-gallery';
 import { ActionBar } from './action-bar';
 import { AddTagsDialog } from './add-tags-dialog';
 import { DeleteDialog } from './delete-dialog';
-import { ShareDialog } from './share-dialog';
 import { TagPanel } from './tag-panel';
 import { useGalleryView } from './use-gallery-view';
 

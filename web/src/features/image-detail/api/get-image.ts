@@ -1,5 +1,6 @@
 import { calls } from '@photo/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { callApi } from '@/lib/api-client';
 
 export const imageQueryKey = (id: string) => ['image', id] as const;
@@ -12,4 +13,23 @@ export const imageQueryOptions = (id: string) =>
 
 export function useImage(id: string) {
   return useQuery(imageQueryOptions(id));
+}
+
+/**
+ * Loads the neighbours' records and display pictures ahead, so ← and → show the next image at
+ * once. Failures are left for the neighbour's own visit to report.
+ */
+export function usePrefetchImages(ids: readonly (string | undefined)[]): void {
+  const queryClient = useQueryClient();
+  const key = ids.filter(Boolean).join('\n');
+  useEffect(() => {
+    for (const id of key ? key.split('\n') : []) {
+      queryClient
+        .fetchQuery(imageQueryOptions(id))
+        .then((image) => {
+          if (image.trimmedURL) new Image().src = image.trimmedURL;
+        })
+        .catch(() => {});
+    }
+  }, [key, queryClient]);
 }

@@ -1,81 +1,88 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
-import { Button } from '@/components/ui/button';
-import { Page } from '@/components/ui/page';
+import { ShareDialog } from '@/components/ui/share-dialog';
+import { ChevronRightIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { isAdmin } from '@/lib/auth';
-import type { ImageDetailState } from '@/lib/images';
-import { useImage } from '../api/get-image';
-import { ImageLoadState } from './image-load-state';
-import { LikeButton } from './like-button';
-import { TagList } from './tag-list';
+import { usePrefetchImages, useImage } from '../api/get-image';
+import { useStepList } from '../api/get-step-list';
+import { DetailBreadcrumb } from './detail-breadcrumb';
+import { DetailLoadState } from './detail-load-state';
+import { DetailModal } from './detail-modal';
+import { DetailPanel } from './detail-panel';
+import { readDetailState, type DetailEntryState } from './detail-state';
 import { useDetailKeys } from './use-detail-keys';
 import { useGoBack } from './use-go-back';
+import { ZoomStage } from './zoom-stage';
 
-function readDetailState(state: unknown): ImageDetailState | null {
-  if (typeof state !== 'object' || state === null || !('ids' in state)) return null;
-  const { ids } = state as { ids: unknown };
-  return Array.isArray(ids) && ids.every((value) => typeof value === 'string') ? (state as ImageDetailState) : null;
-}
-
-/** Spec §2 Image detail: the image with its tags and likes, stepping through the list it came from. */
+/** Spec §2 Image detail: a modal with zoom, previous/next over the full list, tags, like and share. */
 export function ImageDetailScreen() {
   const { id = '' } = useParams();
-  const image = useImage(id);
   const location = useLocation();
   const navigate = useNavigate();
-  const goBack = useGoBack();
-  const context = readDetailState(location.state);
-  const ids = context?.ids ?? [];
+  const context = useMemo(() => readDetailState(location.state), [location.state]);
+  const image = useImage(id);
+  const ids = useStepList(context.ids);
+  const goBack = useGoBack(context.origin, context.firstEntry);
+  const [sharing, setSharing] = useState(false);
+  const admin = isAdmin();
+
   const position = ids.indexOf(id);
   const canStep = position >= 0 && ids.length > 1;
+  // Spec §4: previous/next wrap around the full list.
+  const neighbour = (delta: number) => (canStep ? ids[(position + delta + ids.length) % ids.length] : undefined);
+  const nextId = neighbour(1);
+  const previousId = neighbour(-1);
+  usePrefetchImages([nextId, previousId]);
 
-  const step = useCallback(
-    (delta: number) => {
-      // Spec §4: previous/next wrap around the full list.
-      const next = ids[(position + delta + ids.length) % ids.length];
-      if (next) void navigate(paths.image.getHref(next), { state: context, replace: true });
+  const firstEntry = context.firstEntry || location.key === 'default';
+  const show = useCallback(
+    (target: string | undefined) => {
+      if (!target) return;
+      // Stepping replaces the entry, so Back (and Escape) return to the screen the image came from.
+      const state: DetailEntryState = { ...context, firstEntry: firstEntry || undefined };
+      void navigate(paths.image.getHref(target), { state, replace: true });
     },
-    [ids, position, navigate, context],
+    [context, firstEntry, navigate],
   );
-  const onNext = useCallback(() => step(1), [step]);
-  const onPrevious = useCallback(() => step(-1), [step]);
-  useDetailKeys({ onNext: canStep ? onNext : undefined, onPrevious: canStep ? onPrevious : undefined, onEscape: goBack });
+  const onNext = useCallback(() => show(nextId), [show, nextId]);
+  const onPrevious = useCallback(() => show(previousId), [show, previousId]);
+  useDetailKeys({ onNext: canStep ? onNext : undefined, onPrevious: canStep ? onPrevious : undefined, onEscape: goBack, enabled: !sharing });
 
-  if (!image.isSuccess) return <ImageLoadState pending={image.isPending} error={image.error} />;
-  const { data } = image;
-
+  const current = image.data && admin ? image.data.imageName : 'Image';
   return (
-    <Page>
-      <figure className="relative overflow-hidden rounded-2xl bg-slate-900">
-        <img src={data.trimmedURL ?? data.thumbnailURL ?? ''} alt={data.imageName} className="mx-auto max-h-[75vh] w-auto object-contain" />
-        {/* Spec §2: the name is overlaid only for an admin. */}
-        {isAdmin() ? (
-          <figcaption className="absolute bottom-2 left-2 rounded bg-black/60 px-2 py-1 text-sm text-white">{data.imageName}</figcaption>
-        ) : null}
-      </figure>
-      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-        <div className="flex gap-2">
-          <Button variant="secondary" onClick={goBack}>
-            Go Back
-          </Button>
-          {canStep ? (
-            <>
-              <Button variant="secondary" onClick={onPrevious}>
-                Previous
-              </Button>
-              <Button variant="secondary" onClick={onNext}>
-                Next
-              </Button>
-            </>
-          ) : null}
-        </div>
-        <LikeButton key={data._id} imageId={data._id} initial={{ liked: data.liked, likes: data.likes }} />
-      </div>
-      <section className="mt-6">
-        <h2 className="mb-2 text-lg font-semibold">Tags</h2>
-        <TagList tags={data.tags} />
-      </section>
-    </Page>
+    <DetailModal bar={<DetailBreadcrumb origin={context.origin} current={current} />} onClose={goBack}>
+      {image.isSuccess ? (
+        <>
+          <div className="relative flex min-h-0 flex-1 flex-col">
+            <ZoomStage key={image.data._id} image={image.data} showName={admin} />
+            {canStep ? (
+              <>
+                <StepButton direction="previous" onClick={onPrevious} />
+                <StepButton direction="next" onClick={onNext} />
+              </>
+            ) : null}
+          </div>
+          <DetailPanel image={image.data} onShare={() => setSharing(true)} />
+          {sharing ? <ShareDialog title="Share image" imageIds={[image.data._id]} onClose={() => setSharing(false)} /> : null}
+        </>
+      ) : (
+        <DetailLoadState pending={image.isPending} error={image.error} onBack={goBack} />
+      )}
+    </DetailModal>
+  );
+}
+
+function StepButton({ direction, onClick }: { direction: 'previous' | 'next'; onClick: () => void }) {
+  const next = direction === 'next';
+  return (
+    <button
+      type="button"
+      aria-label={next ? 'Next image' : 'Previous image'}
+      onClick={onClick}
+      className={`absolute top-1/2 -translate-y-1/2 ${next ? 'right-2' : 'left-2'} rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-indigo-400`}
+    >
+      <ChevronRightIcon className={`size-6 ${next ? '' : 'rotate-180'}`} />
+    </button>
   );
 }

@@ -2,6 +2,7 @@ import { useParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { Page } from '@/components/ui/page';
+import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
 import { useImage } from '../api/get-image';
 import { useIsUserInPhoto, useMarkInPhoto } from '../api/image-actions';
 import { AddTagForm } from './add-tag-form';
@@ -17,7 +18,10 @@ function formatTakenAt(takenAt: string | null): string | null {
   return Number.isNaN(date.getTime()) ? null : date.toLocaleDateString(undefined, { dateStyle: 'long' });
 }
 
-/** Spec §2 "Shared image detail": large image, name, I'm in this photo, tags and likes. */
+/**
+ * Spec §2 "Shared image detail", the older detail view that takes only an {id}: large image, name,
+ * I'm in this photo, tags (custom tags included) and the likes heart.
+ */
 export function SharedImageDetailScreen() {
   const { id = '' } = useParams();
   const image = useImage(id);
@@ -29,10 +33,23 @@ export function SharedImageDetailScreen() {
   if (!image.isSuccess) return <ImageLoadState pending={image.isPending} error={image.error} />;
   const { data } = image;
   const taken = formatTakenAt(data.takenAt);
+  const tags = [...new Set([...data.tags, ...data.customTags])];
 
   return (
     <Page className="grid gap-6 lg:grid-cols-[2fr_1fr]">
-      <img src={data.trimmedURL ?? data.thumbnailURL ?? ''} alt={data.imageName} className="w-full rounded-2xl bg-slate-200 object-contain" />
+      {/* As wide as the column allows, but never taller than 80% of the window. */}
+      <div className="mx-auto w-full" style={{ maxWidth: `calc(80vh * ${aspectRatioOf(data.width, data.height)})` }}>
+        <Thumbnail
+          src={data.trimmedURL ?? data.thumbnailURL}
+          previewSrc={data.thumbnailURL}
+          alt={data.imageName}
+          placeholder={data.placeholder}
+          width={data.width}
+          height={data.height}
+          lazy="eager"
+          className="w-full rounded-2xl"
+        />
+      </div>
       <div className="flex flex-col gap-4">
         <div>
           <h1 className="text-xl font-semibold break-words text-slate-900">{data.imageName}</h1>
@@ -48,7 +65,7 @@ export function SharedImageDetailScreen() {
         <section className="flex flex-col gap-3">
           <h2 className="text-lg font-semibold">Tags</h2>
           <AddTagForm imageId={data._id} />
-          <TagList tags={data.tags} />
+          <TagList tags={tags} />
         </section>
         <LikeButton key={data._id} imageId={data._id} initial={{ liked: data.liked, likes: data.likes }} />
         <div>
