@@ -18,6 +18,8 @@ export interface TestServer {
   database: TestDatabaseKind;
   /** Runs SQL straight on the server's database, for tests that must set up a state no call makes. */
   sql(statement: string, params?: unknown[]): Promise<void>;
+  /** Stops the server and starts a new process-like instance on the same database and DATA_DIR (new url). */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -53,11 +55,14 @@ export async function startTestServer(
     ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
     ...options.env,
   });
-  const app = await buildApp({ config, ...(options.clock ? { clock: options.clock } : {}) });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
-  return {
-    url: address,
-    app,
+  const start = async () => {
+    const app = await buildApp({ config, ...(options.clock ? { clock: options.clock } : {}) });
+    return { app, url: await app.listen({ port: 0, host: '127.0.0.1' }) };
+  };
+  const first = await start();
+  const server: TestServer = {
+    url: first.url,
+    app: first.app,
     dataDir,
     database,
     async sql(statement, params = []) {
@@ -78,10 +83,17 @@ export async function startTestServer(
         }
       }
     },
+    async restart() {
+      await server.app.close();
+      const next = await start();
+      server.app = next.app;
+      server.url = next.url;
+    },
     async close() {
-      await app.close();
+      await server.app.close();
       await pgDb?.drop();
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
