@@ -76,7 +76,8 @@ export type CallOptions<C> = BodyOption<C> & QueryOption<C> & ParamsOption<C> & 
 /** The options argument may be left out when none of its keys is required. */
 type OptionsArgs<O> = {} extends O ? [options?: O] : [options: O];
 
-function buildUrl(call: AnyCall, params: unknown, query: unknown): string {
+/** The call's URL: path parameters filled in, the query string added. */
+export function buildUrl(call: AnyCall, params?: unknown, query?: unknown): string {
   const path = buildPath(call.path, params as Record<string, string | number> | undefined);
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries((query ?? {}) as Record<string, unknown>)) {
@@ -86,8 +87,8 @@ function buildUrl(call: AnyCall, params: unknown, query: unknown): string {
   return `${BASE_URL}${path}${queryString ? `?${queryString}` : ''}`;
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
+/** A response body as JSON: `{}` when empty, undefined when it is not JSON. */
+export function parseJsonText(text: string): unknown {
   if (!text) return {};
   try {
     return JSON.parse(text) as unknown;
@@ -136,17 +137,24 @@ export async function callApi<C extends AnyCall>(
     throw new ApiError(0, null, url);
   }
 
-  const json = await readJson(response);
-  if (!response.ok) {
-    if (response.status === 401 || response.status === 403) handleSessionExpiry(url, token);
+  return settleAnswer(call, url, response.status, parseJsonText(await response.text()), token);
+}
+
+/**
+ * The call's answer from a status and a JSON body, checked against the contract; or an ApiError,
+ * after applying the session-expiry rule. Shared by `callApi` and the upload request (XHR).
+ */
+export function settleAnswer<C extends AnyCall>(call: C, url: string, status: number, json: unknown, sentToken: string | null): ResponseOf<C> {
+  if (status < 200 || status >= 300) {
+    if (status === 401 || status === 403) handleSessionExpiry(url, sentToken);
     const parsed = errorResponse.safeParse(json);
-    throw new ApiError(response.status, parsed.success ? parsed.data : null, url);
+    throw new ApiError(status, parsed.success ? parsed.data : null, url);
   }
 
   const parsed = call.response.safeParse(json);
   if (!parsed.success) {
     console.error(`Unexpected response from ${call.method} ${url}:`, parsed.error);
-    throw new ApiError(response.status, { message: 'The server sent an unexpected answer.' }, url);
+    throw new ApiError(status, { message: 'The server sent an unexpected answer.' }, url);
   }
   return parsed.data as ResponseOf<C>;
 }

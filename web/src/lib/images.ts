@@ -17,6 +17,12 @@ export type ImageDetailState = {
   searchText?: string;
 };
 
+/**
+ * The gallery's loaded pages. Shared because an upload resets them (a new image belongs on page 1)
+ * rather than refetching every loaded page.
+ */
+export const galleryQueryKey = ['gallery'] as const;
+
 /** Spec §3: images without a display image, or named "disabled", are hidden in the gallery. */
 export function isShownInGallery(image: Image): boolean {
   return Boolean(image.trimmedURL) && !image.imageName.toLowerCase().includes('disabled');

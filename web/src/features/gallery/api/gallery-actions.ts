@@ -1,7 +1,8 @@
 import { calls } from '@photo/contract';
 import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { galleryQueryKey, type GalleryPage } from './get-gallery';
+import { galleryQueryKey } from '@/lib/images';
+import type { GalleryPage } from './get-gallery';
 import { withoutImages } from './without-images';
 
 /**

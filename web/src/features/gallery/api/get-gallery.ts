@@ -1,6 +1,7 @@
 import { calls, images as imageContract, type Image } from '@photo/contract';
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
+import { galleryQueryKey } from '@/lib/images';
 
 export type GalleryPage = {
   images: Image[];
@@ -10,7 +11,6 @@ export type GalleryPage = {
   refill?: boolean;
 };
 
-export const galleryQueryKey = ['gallery'] as const;
 
 async function loadPage(page: number, signal: AbortSignal): Promise<GalleryPage> {
   try {

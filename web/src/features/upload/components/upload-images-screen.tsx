@@ -1,66 +1,88 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { texts } from '@photo/contract';
-import { Button } from '@/components/ui/button';
-import { FormError, TextField } from '@/components/ui/form-field';
+import { Button, LinkButton } from '@/components/ui/button';
+import { FormError, FormSuccess, TextField } from '@/components/ui/form-field';
 import { Page, PageHeading } from '@/components/ui/page';
 import { paths } from '@/config/paths';
-import { useBulkUpload } from '../api/bulk-upload';
+import { UploadFileList } from './upload-file-list';
+import { anyTaken, reportMessage } from './upload-report';
+import { useBatchUpload } from './use-batch-upload';
 
+/** Time to read which files were refused before the profile opens. */
+export const REDIRECT_AFTER_REFUSALS_MS = 5000;
+
+/** Spec §2 "Upload images": pick images, send them in batches with per-file progress, then the profile. */
 export function UploadImagesScreen() {
   const navigate = useNavigate();
   const [files, setFiles] = useState<File[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const upload = useBulkUpload();
+  const [success, setSuccess] = useState<string | null>(null);
+  const [redirecting, setRedirecting] = useState(false);
+  const upload = useBatchUpload();
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  useEffect(() => {
+    if (!redirecting) return;
+    const timer = setTimeout(() => void navigate(paths.profile.getHref()), REDIRECT_AFTER_REFUSALS_MS);
+    return () => clearTimeout(timer);
+  }, [redirecting, navigate]);
+
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (files.length === 0) return setError(texts.UPLOAD_EMPTY);
     setError(null);
-    upload.mutate(files, {
-      onSuccess: ({ message }) => {
-        toast.success(message);
-        void navigate(paths.profile.getHref());
-      },
-      onError: (err) => {
-        console.error('Error uploading images:', err);
-        setError(texts.UPLOAD_FAILED);
-      },
-    });
+    setSuccess(null);
+    const report = await upload.start(files);
+    if (!report) return;
+    // Spec §8: a failed connection or server, or nothing at all taken, is the one upload error.
+    if (report.stopped || !anyTaken(report)) return setError(texts.UPLOAD_FAILED);
+    const message = reportMessage(report);
+    toast.success(message);
+    if (report.refused === 0) return void navigate(paths.profile.getHref());
+    // Some files were refused: show why, then go on to the profile (spec §2) unless asked to stay.
+    setSuccess(message);
+    setRedirecting(true);
   };
 
   return (
     <Page className="max-w-xl">
       <PageHeading>Upload Images</PageHeading>
-      <form onSubmit={onSubmit} className="flex flex-col gap-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
+      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-5 rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200">
         <TextField
           label="Images"
           name="images"
           type="file"
-          accept="image/*"
+          // Spec §5: images only. HEIC/HEIF are named as well: some browsers do not count them as image/*.
+          accept="image/*,.heic,.heif"
           multiple
+          disabled={upload.running}
           onChange={(event) => {
             setFiles(Array.from(event.target.files ?? []));
             setError(null);
+            setSuccess(null);
+            setRedirecting(false);
           }}
           className="file:mr-3 file:rounded-md file:border-0 file:bg-indigo-50 file:px-3 file:py-1 file:text-indigo-700"
         />
-        {files.length > 0 ? (
-          <div>
-            <h2 className="mb-2 text-sm font-medium text-slate-700">Selected ({files.length})</h2>
-            <ul aria-label="Selected images" className="max-h-64 list-inside list-disc overflow-y-auto text-sm text-slate-600">
-              {files.map((file, index) => (
-                <li key={`${index}-${file.name}`} className="truncate">
-                  {file.name}
-                </li>
-              ))}
-            </ul>
+        {files.length > 0 ? <UploadFileList files={files} progress={upload.progress} /> : null}
+        <FormError>{error}</FormError>
+        {success ? (
+          <div className="flex flex-col gap-3">
+            <FormSuccess>{success}</FormSuccess>
+            {redirecting ? (
+              <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
+                Opening your profile in a few seconds.
+                <Button variant="ghost" onClick={() => setRedirecting(false)}>
+                  Stay on this page
+                </Button>
+              </p>
+            ) : null}
+            <LinkButton to={paths.profile.getHref()}>Go to Profile</LinkButton>
           </div>
         ) : null}
-        <FormError>{error}</FormError>
-        <Button type="submit" disabled={upload.isPending}>
-          {upload.isPending ? texts.UPLOADING : 'Upload'}
+        <Button type="submit" disabled={upload.running}>
+          {upload.running ? texts.UPLOADING : 'Upload'}
         </Button>
       </form>
     </Page>
