@@ -30,7 +30,7 @@ export function LibraryScreen() {
   const items = useMemo(() => toGridItems(images), [images]);
   // Search results are the whole list; the paged library steps through everything visible.
   const ids = useMemo(() => (searching ? images.map((image) => image._id) : undefined), [searching, images]);
-  const linkState = useDetailLinkState(ids, searching ? search : undefined);
+  const linkState = useDetailLinkState(ids, { searchText: searching ? search : undefined });
 
   const current = searching ? found : library;
   return (

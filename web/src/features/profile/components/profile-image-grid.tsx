@@ -9,10 +9,13 @@ import { toGridItems } from '@/lib/images';
  * Spec §2 Profile tiles: lazy blur-up thumbnails (spec §9: 400px, 100 ms), hashtags or No tags,
  * and both a click on the picture and the open icon open the detail with this tab's list.
  */
-export function ProfileImageGrid({ label, images }: { label: string; images: Image[] }) {
+type ProfileImageGridProps = { label: string; images: Image[]; tab: 'favorites' | 'tagged' | 'uploaded' };
+
+export function ProfileImageGrid({ label, images, tab }: ProfileImageGridProps) {
   const items = useMemo(() => toGridItems(images), [images]);
   const ids = useMemo(() => items.map((item) => item.id), [items]);
-  const linkState = useDetailLinkState(ids);
+  // The tab is named even when it is the default one, so the detail can say Favorites, not Profile.
+  const linkState = useDetailLinkState(ids, { origin: `/profile?tab=${tab}` });
 
   return (
     <ImageGrid

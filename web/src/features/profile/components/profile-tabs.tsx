@@ -56,13 +56,13 @@ export function ProfileTabs({ uploadedImages }: { uploadedImages: unknown[] }) {
         ) : likedImages.length === 0 ? (
           <EmptyState title="No favorite images yet" text="Images you like show up here." />
         ) : (
-          <ProfileImageGrid label="My Favorite Images" images={likedImages} />
+          <ProfileImageGrid label="My Favorite Images" images={likedImages} tab="favorites" />
         )
       ) : null}
       {active === 'tagged' ? (
         tagged.isPending ? <Loading /> : <TaggedImages entries={taggedEntries} />
       ) : null}
-      {active === 'uploaded' ? <ProfileImageGrid label="Uploaded Images" images={uploaded} /> : null}
+      {active === 'uploaded' ? <ProfileImageGrid label="Uploaded Images" images={uploaded} tab="uploaded" /> : null}
     </Tabs>
   );
 }

@@ -44,7 +44,7 @@ export function TaggedImages({ entries }: { entries: TaggedEntry[] }) {
           ))}
         </select>
       </div>
-      <ProfileImageGrid label="My Tagged Images" images={images} />
+      <ProfileImageGrid label="My Tagged Images" images={images} tab="tagged" />
     </div>
   );
 }

@@ -19,7 +19,7 @@ export function SearchResultsScreen() {
   const results = useSearchResults(query);
   const { selected, toggle, selectAll, clear } = useSelection();
   const ids = useMemo(() => (results.data ?? []).map((image) => image._id), [results.data]);
-  const linkState = useDetailLinkState(ids, query);
+  const linkState = useDetailLinkState(ids, { searchText: query });
 
   useEffect(() => clear(), [query, clear]);
 
