@@ -9,11 +9,22 @@ describe('justifyRows', () => {
     const rows = justifyRows(ratios, { containerWidth: 1000, targetHeight: 200, gap: 10 });
     for (const row of rows.slice(0, -1)) {
       expect(sum(row.widths) + 10 * (row.widths.length - 1)).toBeCloseTo(1000);
-      expect(row.height).toBeLessThanOrEqual(200);
+      expect(row.height).toBeGreaterThanOrEqual(100);
+      expect(row.height).toBeLessThanOrEqual(300);
       row.widths.forEach((width, offset) => expect(width / row.height).toBeCloseTo(ratios[row.start + offset]!));
     }
     expect(rows.flatMap((row) => row.widths)).toHaveLength(ratios.length);
     expect(rows.map((row) => [row.start, row.end])).toEqual(rows.map((row, index) => [rows[index - 1]?.end ?? 0, row.end]));
+  });
+
+  it('ends a row before a picture when that lands nearer the target height', () => {
+    // Three squares at 200px fill 600 of 650px; a fourth would shrink the row to 162.5px, but
+    // stretching three to 216.7px is nearer the target.
+    const rows = justifyRows([1, 1, 1, 1, 1, 1], { containerWidth: 650, targetHeight: 200, gap: 0 });
+    expect(rows.map((row) => row.end - row.start)).toEqual([3, 3]);
+    expect(rows[0]!.height).toBeCloseTo(216.67);
+    // Four squares in 760px: 190px with the fourth beats 253px without it.
+    expect(justifyRows([1, 1, 1, 1], { containerWidth: 760, targetHeight: 200, gap: 0 })[0]!.end).toBe(4);
   });
 
   it('leaves the last row at the target height, not stretched', () => {

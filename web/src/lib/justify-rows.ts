@@ -16,7 +16,7 @@ export type JustifiedRow = {
 
 export type JustifyOptions = {
   containerWidth: number;
-  /** The height rows aim for; full rows come out at most this tall. */
+  /** The height rows aim for; a full row comes out between half and 1.5 times this. */
   targetHeight: number;
   gap: number;
 };
@@ -27,6 +27,9 @@ export type JustifyOptions = {
  */
 export const MIN_TILE_RATIO = 0.5;
 export const MAX_TILE_RATIO = 3;
+
+/** A row may be stretched this much above the target height to avoid squeezing in one more picture. */
+const MAX_STRETCH = 1.5;
 
 export function tileRatio(ratio: number): number {
   if (!Number.isFinite(ratio) || ratio <= 0) return 1;
@@ -48,10 +51,27 @@ export function justifyRows(ratios: readonly number[], { containerWidth, targetH
     ratioSum = 0;
   };
 
+  // How far a row height is from the target, as a ratio (so 2× too tall equals 2× too short).
+  const miss = (height: number) => Math.abs(Math.log(height / targetHeight));
+
   for (let index = 0; index < ratios.length; index += 1) {
-    ratioSum += tileRatio(ratios[index]!);
+    const ratio = tileRatio(ratios[index]!);
     const gaps = gap * (index - start);
-    if (ratioSum * targetHeight + gaps >= width) close(index + 1, (width - gaps) / ratioSum);
+    if ((ratioSum + ratio) * targetHeight + gaps < width) {
+      ratioSum += ratio;
+      continue;
+    }
+    // The row is full: end it with this picture, or just before it if that is nearer the target height.
+    const withIt = (width - gaps) / (ratioSum + ratio);
+    const without = index > start ? (width - gaps + gap) / ratioSum : Infinity;
+    if (without <= targetHeight * MAX_STRETCH && miss(without) < miss(withIt)) {
+      close(index, without);
+      ratioSum = ratio;
+      if (ratio * targetHeight >= width) close(index + 1, width / ratio);
+    } else {
+      ratioSum += ratio;
+      close(index + 1, withIt);
+    }
   }
   // The last row is not stretched: it keeps the target height and leaves space on the right.
   if (start < ratios.length) close(ratios.length, targetHeight);
