@@ -117,6 +117,34 @@ describe('gallery', () => {
     expect(router.state.location.state).toEqual({ ids: ['d', 'a'], origin: '/' });
   });
 
+  it('comes back from an image to the same shuffled order', async () => {
+    setToken(fakeToken());
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    stubGallery();
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await waitFor(() => expect(tileNames(screen.getByRole('list', { name: 'Gallery' }))).toEqual(['photo-a.jpg', 'photo-d.jpg']));
+    await user.click(screen.getByRole('button', { name: 'Randomize' }));
+    await user.click(screen.getByRole('img', { name: 'photo-a.jpg' }));
+    await screen.findByRole('dialog', { name: 'Image detail' });
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/'));
+    expect(tileNames(await screen.findByRole('list', { name: 'Gallery' }))).toEqual(['photo-d.jpg', 'photo-a.jpg']);
+  });
+
+  it('Escape closes a dialog over the tag panel, not the panel', async () => {
+    setToken(fakeToken());
+    stubGallery({ 'GET /exisiting-tag': { body: { tags: ['beach'] } } });
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Select photo-a.jpg' }));
+    await user.click(screen.getByRole('button', { name: 'Show All Tags' }));
+    await user.click(screen.getByRole('button', { name: 'Add Tags' }));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('region', { name: 'Filter by tag' })).toBeInTheDocument();
+  });
+
   it('Randomize clears the tag filter; Reset Filter restores the loaded order', async () => {
     setToken(fakeToken());
     vi.spyOn(Math, 'random').mockReturnValue(0);

@@ -1,8 +1,11 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'react-router';
 import type { Image } from '@photo/contract';
 import { isShownInGallery } from '@/lib/images';
 import { shuffled } from '@/lib/shuffle';
 import { useImagesWithTags } from '../api/get-gallery';
+import { savedView, saveView } from './saved-views';
 
 export type GalleryMode = 'default' | 'random' | 'tags';
 
@@ -11,9 +14,12 @@ export type GalleryMode = 'default' | 'random' | 'tags';
  * Default shows the loaded pages; random a shuffled copy; tags the whole library's matches.
  */
 export function useGalleryView(loaded: Image[]) {
-  const [mode, setMode] = useState<GalleryMode>('default');
-  const [randomOrder, setRandomOrder] = useState<Image[]>([]);
-  const [tags, setTags] = useState<ReadonlySet<string>>(() => new Set());
+  const { key } = useLocation();
+  const client = useQueryClient();
+  const [mode, setMode] = useState<GalleryMode>(() => savedView(client, key)?.mode ?? 'default');
+  const [randomOrder, setRandomOrder] = useState<Image[]>(() => savedView(client, key)?.randomOrder ?? []);
+  const [tags, setTags] = useState<ReadonlySet<string>>(() => savedView(client, key)?.tags ?? new Set());
+  useEffect(() => saveView(client, key, { mode, randomOrder, tags }), [client, key, mode, randomOrder, tags]);
   const tagList = useMemo(() => [...tags], [tags]);
   const filtered = useImagesWithTags(mode === 'tags' ? tagList : []);
 

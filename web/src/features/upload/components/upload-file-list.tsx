@@ -14,9 +14,12 @@ function statusText(progress: FileProgress | undefined): string {
 
 /** The chosen files; once an upload runs, each with its progress and then its outcome. */
 export function UploadFileList({ files, progress }: { files: File[]; progress: FileProgress[] }) {
+  const done = progress.filter((file) => file.outcome).length;
   return (
     <div>
-      <h2 className="mb-2 text-sm font-medium text-slate-700">Selected ({files.length})</h2>
+      <h2 className="mb-2 text-sm font-medium text-slate-700">
+        Selected ({files.length}){done > 0 ? ` · ${done} of ${files.length} done` : ''}
+      </h2>
       <ul aria-label="Selected images" className="flex max-h-80 flex-col gap-2 overflow-y-auto text-sm">
         {files.map((file, index) => (
           <FileRow key={`${index}-${file.name}`} name={file.name} progress={progress[index]} />
