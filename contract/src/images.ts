@@ -61,6 +61,13 @@ export const getImage = defineCall({
   response: image,
 });
 
+export const getImageNeighbours = defineCall({
+  method: 'GET', path: '/api/images/:id/neighbours', tag: 'images', access: 'user',
+  summary: 'The images before and after this one in gallery order (wrapping around), for previous/next without loading the whole list',
+  params: idParams,
+  response: z.object({ previous: id.nullable(), next: id.nullable() }),
+});
+
 export const getLibrary = defineCall({
   method: 'GET', path: '/library', tag: 'images', access: 'user',
   summary: 'Image library (JSON for API clients; browsers navigating here get the web app)',

@@ -37,6 +37,7 @@ export const calls = {
   getGridImages: images.getGridImages,
   getGridImagesOld: images.getGridImagesOld,
   getImage: images.getImage,
+  getImageNeighbours: images.getImageNeighbours,
   getLibrary: images.getLibrary,
   searchImages: images.searchImages,
   deleteImages: images.deleteImages,

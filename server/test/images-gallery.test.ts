@@ -95,6 +95,19 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
     expect((await api.get<Image>(`/api/images/${aliceImage}`, admin.token)).body._id).toBe(aliceImage);
   });
 
+  it('names the previous and next image in gallery order, wrapping around, for images the person may see', async () => {
+    const order = [...aliceIds].sort((a, b) => Number(b) - Number(a));
+    const at = async (id: string | undefined) => (await api.get<{ previous: string | null; next: string | null }>(`/api/images/${id}/neighbours`, alice.token)).body;
+    expect(await at(order[5])).toEqual({ previous: order[4], next: order[6] });
+    expect(await at(order[0])).toEqual({ previous: order.at(-1), next: order[1] });
+    expect(await at(order.at(-1))).toEqual({ previous: order.at(-2), next: order[0] });
+    expect((await api.get(`/api/images/${order[0]}/neighbours`, bob.token)).status).toBe(404);
+    const loner = await signUp();
+    const [onlyOne] = await uploadTiny(loner.token, [7000]);
+    expect(await (await api.get(`/api/images/${onlyOne}/neighbours`, loner.token)).body).toEqual({ previous: null, next: null });
+    await api.post('/api/deleteImages', { imageIds: [onlyOne] }, loner.token);
+  });
+
   it('finds images by name', async () => {
     const res = await api.get<{ images: Image[] }>('/search?query=TINY-11', alice.token);
     expect(res.body.images.map((i) => i.FileName).sort()).toEqual(['tiny-11.png', 'tiny-110.png', 'tiny-111.png', 'tiny-112.png', 'tiny-113.png', 'tiny-114.png', 'tiny-115.png', 'tiny-116.png', 'tiny-117.png', 'tiny-118.png', 'tiny-119.png']);

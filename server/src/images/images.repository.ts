@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, type Transaction, sql } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
@@ -54,6 +54,32 @@ export class ImagesRepository {
   /** One image the person may see and that is ready, or undefined. */
   async findVisible(user: AuthUser, id: number): Promise<ImageWithMedia | undefined> {
     return onlyVisible(this.selectWithMedia(this.db).where('images.id', '=', id).where('images.ready', '=', 1), user).executeTakeFirst();
+  }
+
+  /**
+   * The visible image next to `id` in gallery order (newest first): `older` is the one after it,
+   * `newer` the one before; at either end it wraps around. Names containing 'disabled' are skipped,
+   * as the gallery hides them (spec §3). Each is one short walk of the primary key.
+   */
+  async neighbour(user: AuthUser, id: number, direction: 'older' | 'newer'): Promise<number | undefined> {
+    const base = () =>
+      onlyVisible(
+        this.db
+          .selectFrom('images')
+          .select('images.id')
+          .where('images.ready', '=', 1)
+          .where(sql<boolean>`lower(images.image_name) not like '%disabled%'`),
+        user,
+      );
+    const older = direction === 'older';
+    const step = await base()
+      .where('images.id', older ? '<' : '>', id)
+      .orderBy('images.id', older ? 'desc' : 'asc')
+      .limit(1)
+      .executeTakeFirst();
+    if (step) return step.id;
+    const wrapped = await base().orderBy('images.id', older ? 'desc' : 'asc').limit(1).executeTakeFirst();
+    return wrapped && wrapped.id !== id ? wrapped.id : undefined;
   }
 
   /** Visible images among `ids` (ready or not), with their uploaders, for deciding a delete. */

@@ -16,6 +16,7 @@ export function registerImageRoutes(
   });
   registerCall(app, authenticate, calls.getGridImagesOld, ({ user }) => images.all(user));
   registerCall(app, authenticate, calls.getImage, ({ user, params }) => images.one(user, params.id));
+  registerCall(app, authenticate, calls.getImageNeighbours, ({ user, params }) => images.neighbours(user, params.id));
   registerCall(app, authenticate, calls.getLibrary, ({ user, query }) =>
     images.page(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE),
   { alsoWebScreen: true });

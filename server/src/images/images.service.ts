@@ -52,6 +52,17 @@ export class ImagesService {
     return image;
   }
 
+  /** Previous and next for the detail view, without the whole list (404 for an invisible image). */
+  async neighbours(user: AuthUser, id: string): Promise<{ previous: string | null; next: string | null }> {
+    const numeric = parseId(id);
+    if (numeric === undefined || !(await this.deps.images.findVisible(user, numeric))) throw notFound('Image not found');
+    const [previous, next] = await Promise.all([
+      this.deps.images.neighbour(user, numeric, 'newer'),
+      this.deps.images.neighbour(user, numeric, 'older'),
+    ]);
+    return { previous: previous === undefined ? null : String(previous), next: next === undefined ? null : String(next) };
+  }
+
   /**
    * Deletes all the given images or none (DECISIONS §3): each must be visible to the person and
    * theirs (or they are an admin). Stored files no other upload uses are removed after the commit.

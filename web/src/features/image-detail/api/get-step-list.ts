@@ -1,31 +1,43 @@
 import { calls } from '@photo/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
-import { isShownInGallery } from '@/lib/images';
+
+export interface Neighbours {
+  previousId: string | undefined;
+  nextId: string | undefined;
+}
 
 /**
- * Ids of every image the gallery shows, in its order (spec §7: GET /api/gridimages without page,
- * "used for prev/next list"). Only ids are kept: the list can hold thousands of images.
+ * The images around one in gallery order, asked of the server (GET /api/images/{id}/neighbours):
+ * previous/next over the full gallery without downloading it — the gallery can hold 100,000 images.
  */
-export const galleryIdsQueryOptions = () =>
+export const neighboursQueryOptions = (id: string) =>
   queryOptions({
-    queryKey: ['image-detail', 'gallery-ids'],
+    queryKey: ['image-detail', 'neighbours', id],
     queryFn: async ({ signal }) => {
       try {
-        const { images } = await callApi(calls.getGridImages, { signal });
-        return images.filter(isShownInGallery).map((image) => image._id);
+        return await callApi(calls.getImageNeighbours, { params: { id }, signal });
       } catch (error) {
-        if (isNotFound(error)) return [];
+        if (isNotFound(error)) return { previous: null, next: null };
         // Spec §8: logged only; the detail then simply offers no previous/next.
-        if (!isAbortError(error)) console.error('Error fetching the image list:', error);
+        if (!isAbortError(error)) console.error('Error fetching the neighbouring images:', error);
         throw error;
       }
     },
-    staleTime: 5 * 60_000,
+    staleTime: 60_000,
   });
 
-/** The ids ← and → step through: the list the opening screen handed over, else the whole gallery. */
-export function useStepList(handed: string[] | undefined): string[] {
-  const gallery = useQuery({ ...galleryIdsQueryOptions(), enabled: handed === undefined });
-  return handed ?? gallery.data ?? [];
+/**
+ * What ← and → step to (spec §4: wrapping around the full list): within the list the opening
+ * screen handed over (a search, a profile tab, a shuffled gallery), else the whole gallery.
+ */
+export function useNeighbours(id: string, handed: string[] | undefined): Neighbours {
+  const gallery = useQuery({ ...neighboursQueryOptions(id), enabled: handed === undefined });
+  if (handed) {
+    const position = handed.indexOf(id);
+    if (position < 0 || handed.length < 2) return { previousId: undefined, nextId: undefined };
+    const at = (delta: number) => handed[(position + delta + handed.length) % handed.length];
+    return { previousId: at(-1), nextId: at(1) };
+  }
+  return { previousId: gallery.data?.previous ?? undefined, nextId: gallery.data?.next ?? undefined };
 }

@@ -5,7 +5,7 @@ import { ChevronRightIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { isAdmin } from '@/lib/auth';
 import { usePrefetchImages, useImage } from '../api/get-image';
-import { useStepList } from '../api/get-step-list';
+import { useNeighbours } from '../api/get-step-list';
 import { DetailBreadcrumb } from './detail-breadcrumb';
 import { DetailLoadState } from './detail-load-state';
 import { DetailModal } from './detail-modal';
@@ -22,17 +22,12 @@ export function ImageDetailScreen() {
   const navigate = useNavigate();
   const context = useMemo(() => readDetailState(location.state), [location.state]);
   const image = useImage(id);
-  const ids = useStepList(context.ids);
+  const { previousId, nextId } = useNeighbours(id, context.ids);
   const goBack = useGoBack(context.origin, context.firstEntry);
   const [sharing, setSharing] = useState(false);
   const admin = isAdmin();
 
-  const position = ids.indexOf(id);
-  const canStep = position >= 0 && ids.length > 1;
-  // Spec §4: previous/next wrap around the full list.
-  const neighbour = (delta: number) => (canStep ? ids[(position + delta + ids.length) % ids.length] : undefined);
-  const nextId = neighbour(1);
-  const previousId = neighbour(-1);
+  const canStep = nextId !== undefined && previousId !== undefined;
   usePrefetchImages([nextId, previousId]);
 
   const firstEntry = context.firstEntry || location.key === 'default';
