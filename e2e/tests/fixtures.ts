@@ -1,10 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, openAsBlob } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { simpleParser, type ParsedMail } from 'mailparser';
+import sharp from 'sharp';
 import { SMTPServer } from 'smtp-server';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -127,4 +129,100 @@ export async function signUpByApi(url: string, person: Person): Promise<string> 
   });
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Images: the shared test photos, tiny generated pictures, and set-up through the HTTP API.
+
+/** The shared corpus of real photos (read-only), found like `server/test/support/images.ts` does. */
+export function testPhotosDir(): string {
+  const candidates = [
+    process.env['TESTDATA_IMAGES'],
+    path.resolve(root, '..', 'shared', 'testdata', 'images'),
+    '/work/shared/testdata/images',
+  ].filter((candidate): candidate is string => Boolean(candidate));
+  const found = candidates.find((candidate) => existsSync(path.join(candidate, 'manifest.json')));
+  if (!found) throw new Error(`The test photos are missing; set TESTDATA_IMAGES. Looked in: ${candidates.join(', ')}`);
+  return found;
+}
+
+/** A path inside the test photos, e.g. `orientation/Portrait_6.jpg`. */
+export function testPhoto(relative: string): string {
+  return path.join(testPhotosDir(), relative);
+}
+
+/** Signs the page in with a token before any of the app's scripts run (once per tab, so Sign Out still works). */
+export async function signInAs(page: Page, token: string): Promise<void> {
+  await page.addInitScript((value) => {
+    if (!sessionStorage.getItem('e2e-token-set')) {
+      localStorage.setItem('token', value);
+      sessionStorage.setItem('e2e-token-set', '1');
+    }
+  }, token);
+}
+
+export interface UploadFile {
+  name: string;
+  /** Bytes made by the test, or a path on disk. */
+  source: Buffer | string;
+}
+
+export interface UploadResult {
+  fileName: string;
+  status: 'kept' | 'duplicate' | 'refused';
+  reason?: string;
+  imageId?: string;
+}
+
+/** POST /bulk-upload in one request (repeated `images` field), as the person with `token`. */
+export async function uploadByApi(url: string, token: string, files: UploadFile[]): Promise<UploadResult[]> {
+  const form = new FormData();
+  for (const file of files) {
+    const blob = typeof file.source === 'string' ? await openAsBlob(file.source) : new Blob([new Uint8Array(file.source)]);
+    form.append('images', blob, file.name);
+  }
+  const response = await fetch(`${url}/bulk-upload`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`upload failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { results: UploadResult[] }).results;
+}
+
+/** Uploads `count` tiny distinct PNGs named `${prefix}-001.png`…; resolves with their ids, all kept. */
+export async function seedImages(url: string, token: string, count: number, options: { prefix?: string; width?: number; height?: number } = {}): Promise<string[]> {
+  const { prefix = 'seed', width = 64, height = 16 } = options;
+  // A random base colour per call, so two tests never upload the same bytes.
+  const base = Math.floor(Math.random() * 0xffffff);
+  const files = await Promise.all(
+    Array.from({ length: count }, async (_, index) => {
+      const colour = (base + index * 97) % 0xffffff;
+      const data = await sharp({
+        create: { width, height, channels: 3, background: { r: colour >> 16, g: (colour >> 8) & 0xff, b: colour & 0xff } },
+      })
+        .png()
+        .toBuffer();
+      return { name: `${prefix}-${String(index + 1).padStart(3, '0')}.png`, source: data };
+    }),
+  );
+  const results = await uploadByApi(url, token, files);
+  const notKept = results.filter((result) => result.status !== 'kept');
+  if (notKept.length > 0 || results.length !== count) throw new Error(`seeding failed: ${JSON.stringify(notKept.slice(0, 3))}`);
+  return results.map((result) => result.imageId!);
+}
+
+/** GET an API path as the person with `token`; resolves with the status and the parsed body. */
+export async function getByApi<T = unknown>(url: string, token: string, apiPath: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${url}${apiPath}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** Every image the person sees (id and name), in gallery order (newest first): the list previous/next steps through. */
+export async function galleryImages(url: string, token: string): Promise<{ id: string; name: string }[]> {
+  const { status, body } = await getByApi<{ images: { _id: string; imageName: string }[] }>(url, token, '/api/gridimages');
+  if (status !== 200) throw new Error(`GET /api/gridimages answered ${status}`);
+  return body.images.map((image) => ({ id: image._id, name: image.imageName }));
+}
+
+/** Ids of every image the person sees, in gallery order (newest first). */
+export async function galleryIds(url: string, token: string): Promise<string[]> {
+  return (await galleryImages(url, token)).map((image) => image.id);
 }
