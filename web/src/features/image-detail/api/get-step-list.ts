@@ -1,5 +1,6 @@
 import { calls } from '@photo/contract';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useRef } from 'react';
 import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 
 export interface Neighbours {
@@ -33,11 +34,57 @@ export const neighboursQueryOptions = (id: string) =>
  */
 export function useNeighbours(id: string, handed: string[] | undefined): Neighbours {
   const gallery = useQuery({ ...neighboursQueryOptions(id), enabled: handed === undefined });
-  if (handed) {
-    const position = handed.indexOf(id);
-    if (position < 0 || handed.length < 2) return { previousId: undefined, nextId: undefined };
-    const at = (delta: number) => handed[(position + delta + handed.length) % handed.length];
-    return { previousId: at(-1), nextId: at(1) };
-  }
+  if (handed) return fromList(id, handed);
   return { previousId: gallery.data?.previous ?? undefined, nextId: gallery.data?.next ?? undefined };
+}
+
+/**
+ * Steps ← / → one at a time, in order, from the image the previous step landed on — even when keys
+ * come faster than the screen re-renders or than the server answers. Neighbours of the neighbours
+ * are fetched ahead, so ordinary stepping never waits.
+ */
+export function useStepper(id: string, handed: string[] | undefined, show: (target: string) => void) {
+  const queryClient = useQueryClient();
+  const current = useRef(id);
+  const queue = useRef<Promise<void>>(Promise.resolve());
+  current.current = id;
+
+  const neighboursOf = useCallback(
+    async (of: string): Promise<Neighbours> => {
+      if (handed) return fromList(of, handed);
+      const found = await queryClient.fetchQuery(neighboursQueryOptions(of));
+      return { previousId: found.previous ?? undefined, nextId: found.next ?? undefined };
+    },
+    [handed, queryClient],
+  );
+
+  const step = useCallback(
+    (direction: 'previous' | 'next') => {
+      queue.current = queue.current
+        .then(async () => {
+          const around = await neighboursOf(current.current);
+          const target = direction === 'next' ? around.nextId : around.previousId;
+          if (!target) return;
+          current.current = target;
+          show(target);
+        })
+        .catch(() => undefined);
+    },
+    [neighboursOf, show],
+  );
+
+  const { previousId, nextId } = useNeighbours(id, handed);
+  useEffect(() => {
+    if (handed) return;
+    for (const next of [previousId, nextId]) if (next) void queryClient.prefetchQuery(neighboursQueryOptions(next));
+  }, [handed, previousId, nextId, queryClient]);
+
+  return { previousId, nextId, step };
+}
+
+function fromList(id: string, list: string[]): Neighbours {
+  const position = list.indexOf(id);
+  if (position < 0 || list.length < 2) return { previousId: undefined, nextId: undefined };
+  const at = (delta: number) => list[(position + delta + list.length) % list.length];
+  return { previousId: at(-1), nextId: at(1) };
 }

@@ -5,7 +5,7 @@ import { ChevronRightIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { isAdmin } from '@/lib/auth';
 import { usePrefetchImages, useImage } from '../api/get-image';
-import { useNeighbours } from '../api/get-step-list';
+import { useStepper } from '../api/get-step-list';
 import { DetailBreadcrumb } from './detail-breadcrumb';
 import { DetailLoadState } from './detail-load-state';
 import { DetailModal } from './detail-modal';
@@ -22,27 +22,26 @@ export function ImageDetailScreen() {
   const navigate = useNavigate();
   const context = useMemo(() => readDetailState(location.state), [location.state]);
   const image = useImage(id);
-  const { previousId, nextId } = useNeighbours(id, context.ids);
   const goBack = useGoBack(context.origin, context.firstEntry);
   const [sharing, setSharing] = useState(false);
   const admin = isAdmin();
 
-  const canStep = nextId !== undefined && previousId !== undefined;
-  usePrefetchImages([nextId, previousId]);
-
   const firstEntry = context.firstEntry || location.key === 'default';
   const show = useCallback(
-    (target: string | undefined) => {
-      if (!target) return;
+    (target: string) => {
       // Stepping replaces the entry, so Back (and Escape) return to the screen the image came from.
       const state: DetailEntryState = { ...context, firstEntry: firstEntry || undefined };
       void navigate(paths.image.getHref(target), { state, replace: true });
     },
     [context, firstEntry, navigate],
   );
-  const onNext = useCallback(() => show(nextId), [show, nextId]);
-  const onPrevious = useCallback(() => show(previousId), [show, previousId]);
-  useDetailKeys({ onNext: canStep ? onNext : undefined, onPrevious: canStep ? onPrevious : undefined, onEscape: goBack, enabled: !sharing });
+  const { previousId, nextId, step } = useStepper(id, context.ids, show);
+  usePrefetchImages([nextId, previousId]);
+  const canStep = nextId !== undefined && previousId !== undefined;
+  const onNext = useCallback(() => step('next'), [step]);
+  const onPrevious = useCallback(() => step('previous'), [step]);
+  // Keys always go to the stepper: it knows where the last step landed, even before this screen does.
+  useDetailKeys({ onNext, onPrevious, onEscape: goBack, enabled: !sharing });
 
   const current = image.data && admin ? image.data.imageName : 'Image';
   return (
