@@ -30,10 +30,30 @@ function openSqlite(file: string): Kysely<DB> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  cachePreparedStatements(sqlite);
   return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
 function openPostgres(url: string): Kysely<DB> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * Kysely prepares every query afresh; compiling SQL is a good part of a cheap query's cost. The
+ * app runs a small fixed set of statements, so each is compiled once and reused (bounded, in case
+ * some statement text varies, such as the length of an `in (...)` list).
+ */
+function cachePreparedStatements(sqlite: SQLite.Database, max = 500): void {
+  const prepare = sqlite.prepare.bind(sqlite);
+  const cache = new Map<string, SQLite.Statement>();
+  sqlite.prepare = ((source: string) => {
+    let statement = cache.get(source);
+    if (!statement) {
+      statement = prepare(source);
+      if (cache.size >= max) cache.delete(cache.keys().next().value as string);
+      cache.set(source, statement);
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
 }

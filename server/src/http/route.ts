@@ -20,6 +20,11 @@ export interface CallContext<C extends CallDef> {
   reply: FastifyReply;
 }
 
+/** A response already serialized (and checked against the call's schema when it was made). */
+export class PreSerialized {
+  constructor(readonly json: string) {}
+}
+
 export interface RouteOptions {
   /** Also a screen (DECISIONS §2): a browser navigation without a token gets the web app. */
   alsoWebScreen?: boolean;
@@ -34,7 +39,7 @@ export function registerCall<C extends CallDef>(
   app: FastifyInstance,
   authenticate: Authenticate,
   call: C,
-  handler: (ctx: CallContext<C>) => Promise<ResponseOf<C>>,
+  handler: (ctx: CallContext<C>) => Promise<ResponseOf<C> | PreSerialized>,
   options: RouteOptions = {},
 ): void {
   const status = options.successStatus ?? 200;
@@ -69,6 +74,7 @@ export function registerCall<C extends CallDef>(
         request,
         reply,
       });
+      if (result instanceof PreSerialized) return reply.code(status).type('application/json; charset=utf-8').send(result.json);
       return reply.code(status).send(result);
     },
   });

@@ -9,14 +9,35 @@ import type { ImageWithMedia } from './images.repository.js';
  * files (DECISIONS §4). URLs of one expiry window are identical, so browsers cache them.
  */
 export class ImagePresenter {
+  /** Signed URLs of the current expiry window, by key: signing is the costliest part of a page. */
+  private urls = new Map<string, string>();
+  private urlsExpireAt = 0;
+
   constructor(
     private readonly storage: MediaStorage,
     private readonly clock: Clock,
   ) {}
 
+  /** Identifies the current URL-signing window: signed URLs differ from one window to the next. */
+  urlWindow(): number {
+    return urlExpiry(this.clock.now()).getTime();
+  }
+
   async present(rows: readonly ImageWithMedia[]): Promise<Image[]> {
     const expiresAt = urlExpiry(this.clock.now());
-    const url = (key: string | null) => (key ? this.storage.signedUrl(key, expiresAt) : Promise.resolve(null));
+    if (expiresAt.getTime() !== this.urlsExpireAt || this.urls.size > 200_000) {
+      this.urls = new Map();
+      this.urlsExpireAt = expiresAt.getTime();
+    }
+    const url = async (key: string | null) => {
+      if (!key) return null;
+      let signed = this.urls.get(key);
+      if (signed === undefined) {
+        signed = await this.storage.signedUrl(key, expiresAt);
+        this.urls.set(key, signed);
+      }
+      return signed;
+    };
     return Promise.all(
       rows.map(async (row) => {
         const [trimmedURL, thumbnailURL] = await Promise.all([url(row.display_key), url(row.thumbnail_key)]);

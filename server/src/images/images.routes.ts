@@ -1,8 +1,11 @@
 import { GALLERY_PAGE_SIZE, calls } from '@photo/contract';
 import type { FastifyInstance } from 'fastify';
-import { type Authenticate, registerCall } from '../http/route.js';
-import type { ImagesService } from './images.service.js';
+import { type Authenticate, PreSerialized, registerCall } from '../http/route.js';
+import type { GridPage, ImagesService } from './images.service.js';
 import type { SearchService } from './search.service.js';
+
+/** What the route's serializer would do: check against the contract, then stringify. */
+const serializeGridPage = (page: GridPage) => JSON.stringify(calls.getGridImages.response.parse(page));
 
 export function registerImageRoutes(
   app: FastifyInstance,
@@ -12,7 +15,8 @@ export function registerImageRoutes(
 ): void {
   registerCall(app, authenticate, calls.getGridImages, async ({ user, query }) => {
     if (query.page === undefined && query.limit === undefined) return { images: await images.all(user) };
-    return images.page(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE);
+    const json = await images.pageJson(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE, serializeGridPage);
+    return new PreSerialized(json);
   });
   registerCall(app, authenticate, calls.getGridImagesOld, ({ user }) => images.all(user));
   registerCall(app, authenticate, calls.getImage, ({ user, params }) => images.one(user, params.id));

@@ -7,7 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 import { MAX_UNPAGED_IMAGES } from './limits.js';
-import type { VisibleIds } from './visible-ids.js';
+import { PageCache } from './page-cache.js';
+import type { VisibleIdList, VisibleIds } from './visible-ids.js';
 
 export interface GridPage {
   images: Image[];
@@ -16,6 +17,8 @@ export interface GridPage {
 
 /** Viewing, listing and deleting images, always as seen by one person (DECISIONS §3). */
 export class ImagesService {
+  private readonly pages = new PageCache(500);
+
   constructor(
     private readonly deps: {
       images: ImagesRepository;
@@ -26,20 +29,37 @@ export class ImagesService {
     },
   ) {}
 
+  /**
+   * One gallery page as JSON text. Pages are kept, serialized, per person and page until the
+   * library version or the URL-signing window changes: the gallery's first pages are read on every
+   * visit and rarely change, so most reads cost a version check and a lookup.
+   */
+  async pageJson(user: AuthUser, page: number, limit: number, serialize: (page: GridPage) => string): Promise<string> {
+    const { version, ids } = await this.deps.visibleIds.of(user);
+    const key = `${user.id}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
+    const cached = this.pages.get(key, version);
+    if (cached !== undefined) return cached;
+    const json = serialize(await this.pageFrom(ids, page, limit));
+    this.pages.set(key, version, json);
+    return json;
+  }
+
   async page(user: AuthUser, page: number, limit: number): Promise<GridPage> {
-    const { images, presenter, visibleIds } = this.deps;
-    const all = await visibleIds.of(user);
+    return this.pageFrom((await this.deps.visibleIds.of(user)).ids, page, limit);
+  }
+
+  private async pageFrom(all: VisibleIdList['ids'], page: number, limit: number): Promise<GridPage> {
     const offset = (page - 1) * limit;
-    const rows = await images.withMedia(Array.from(all.subarray(offset, offset + limit)));
+    const rows = await this.deps.images.withMedia(Array.from(all.subarray(offset, offset + limit)));
     return {
-      images: await presenter.present(rows),
+      images: await this.deps.presenter.present(rows),
       pagination: { currentPage: page, hasMore: offset + limit < all.length, totalImages: all.length },
     };
   }
 
   /** The whole visible list for previous/next (newest first, capped for very large libraries). */
   async all(user: AuthUser): Promise<Image[]> {
-    const ids = Array.from((await this.deps.visibleIds.of(user)).subarray(0, MAX_UNPAGED_IMAGES));
+    const ids = Array.from((await this.deps.visibleIds.of(user)).ids.subarray(0, MAX_UNPAGED_IMAGES));
     return this.deps.presenter.present(await this.deps.images.withMedia(ids));
   }
 

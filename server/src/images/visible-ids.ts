@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 import type { ImagesRepository } from './images.repository.js';
 import { readLibraryVersion } from './library-version.js';
 
-interface Entry {
+export interface VisibleIdList {
   version: number;
   ids: Int32Array | Float64Array;
 }
@@ -17,8 +17,8 @@ interface Entry {
  * bounded in memory by the number of scopes kept (least recently used go first).
  */
 export class VisibleIds {
-  private readonly entries = new Map<string, Entry>();
-  private readonly building = new Map<string, Promise<Entry>>();
+  private readonly entries = new Map<string, VisibleIdList>();
+  private readonly building = new Map<string, Promise<VisibleIdList>>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -26,7 +26,8 @@ export class VisibleIds {
     private readonly maxScopes = 64,
   ) {}
 
-  async of(user: AuthUser): Promise<Entry['ids']> {
+  /** The list and the library version it belongs to. */
+  async of(user: AuthUser): Promise<VisibleIdList> {
     const version = await readLibraryVersion(this.db);
     const key = scopeOf(user);
     const cached = this.entries.get(key);
@@ -34,7 +35,7 @@ export class VisibleIds {
       // Map order is recency order: re-insert to mark as recently used.
       this.entries.delete(key);
       this.entries.set(key, cached);
-      return cached.ids;
+      return cached;
     }
     const buildKey = `${key}@${version}`;
     let build = this.building.get(buildKey);
@@ -48,7 +49,7 @@ export class VisibleIds {
     const current = this.entries.get(key);
     if (!current || current.version <= entry.version) this.entries.set(key, entry);
     while (this.entries.size > this.maxScopes) this.entries.delete(this.entries.keys().next().value as string);
-    return entry.ids;
+    return entry;
   }
 }
 
