@@ -1,0 +1,190 @@
+// Gallery: the server on the large library, signed in as its admin, under autocannon load
+// (32 connections) on page 1, a deep page and the health check.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_LIBRARY_DIR, DEFAULT_LIBRARY_PG_DIR, LIBRARY_ADMIN, benchDir, cpuSeconds, freePort, makeTempDir, removeTempDir, request, signIn, startServer, trackChild, watchOtherLoad } from './common.mjs';
+import { DEFAULT_COUNT, makeLibrary, schemaFingerprint } from '../make-library.mjs';
+
+export const GALLERY_PATHS = [
+  { name: 'page 1', path: '/api/gridimages?page=1&limit=50', auth: true },
+  { name: 'page 2000', path: '/api/gridimages?page=2000&limit=50', auth: true },
+  { name: 'health', path: '/api/health', auth: false },
+];
+
+/** Builds the library unless a complete one of `count` images is already there. */
+export async function ensureLibrary({ backend, postgres, count = DEFAULT_COUNT, log }) {
+  const dataDir = backend === 'postgres' ? DEFAULT_LIBRARY_PG_DIR : DEFAULT_LIBRARY_DIR;
+  const present = backend === 'postgres' ? await postgresCount(postgres) : await sqliteCount(dataDir);
+  const infoFile = path.join(dataDir, 'library.json');
+  const info = existsSync(infoFile) ? JSON.parse(readFileSync(infoFile, 'utf8')) : undefined;
+  const schema = schemaFingerprint();
+  if (present === count && info?.count === count && info?.schema === schema) return { dataDir, built: false };
+  const why = info && info.schema !== schema ? 'the server\'s migrations changed since it was built' : `found ${present ?? 'none'}`;
+  log(`  building the ${count.toLocaleString('en')}-image ${backend} library (${why})...`);
+  const made = await makeLibrary({ count, dataDir, postgres: backend === 'postgres' ? postgres : undefined, log: () => {} });
+  log(`  library built in ${made.seconds.toFixed(1)} s`);
+  return { dataDir, built: true, seconds: made.seconds };
+}
+
+function sqliteCount(dataDir) {
+  const file = path.join(dataDir, 'photos.sqlite');
+  if (!existsSync(file)) return undefined;
+  return import('better-sqlite3').then(({ default: SQLite }) => {
+    const db = new SQLite(file, { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare('SELECT count(*) AS n FROM images WHERE ready = 1').get().n;
+    } catch {
+      return undefined;
+    } finally {
+      db.close();
+    }
+  });
+}
+
+async function postgresCount(url) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    return Number((await client.query('SELECT count(*) AS n FROM images WHERE ready = 1')).rows[0].n);
+  } catch {
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function benchGallery({ backend, postgres, duration = 10, warmup = 2, connections = 32, repeat = 1, logLevel, profile = false, env = {}, log = console.log }) {
+  const library = await ensureLibrary({ backend, postgres, log });
+  const nodeArgs = [];
+  let profileDir;
+  if (profile) {
+    profileDir = path.join(benchDir, 'results', 'profiles', `gallery-${backend}-${Date.now()}`);
+    mkdirSync(profileDir, { recursive: true });
+    nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+  }
+  const logDir = makeTempDir(`gallery-${backend}`);
+  const server = await startServer({
+    dataDir: library.dataDir,
+    databaseUrl: backend === 'postgres' ? postgres : undefined,
+    logLevel,
+    env,
+    nodeArgs,
+    // Request logs at info are ~100 MB per run: kept only while the run lasts.
+    logFile: path.join(logDir, 'server.log'),
+  });
+  const results = [];
+  const backends = backend === 'postgres' ? await postgresBackends(postgres) : undefined;
+  try {
+    const token = await signIn(server.url, LIBRARY_ADMIN);
+    for (const target of GALLERY_PATHS) {
+      const headers = target.auth ? { authorization: `Bearer ${token}` } : {};
+      // One plain request first: the page must be what we think it is.
+      const check = await request(`${server.url}${target.path}`, { headers });
+      if (check.status !== 200) throw new Error(`${target.path} answered ${check.status}: ${check.text.slice(0, 200)}`);
+      if (target.auth && check.json.images.length !== 50) throw new Error(`${target.path} returned ${check.json.images.length} images, not 50`);
+      if (warmup > 0) await cannon({ url: `${server.url}${target.path}`, headers, connections, duration: warmup });
+      const runs = [];
+      for (let round = 0; round < repeat; round += 1) {
+        const dbPids = backends ? await backends.pids() : [];
+        const cpuBefore = cpuSeconds(server.pid);
+        const dbBefore = sumCpu(dbPids);
+        const load = watchOtherLoad();
+        const r = await cannon({ url: `${server.url}${target.path}`, headers, connections, duration });
+        const cpu = cpuSeconds(server.pid) - cpuBefore;
+        const dbCpu = backends ? sumCpu(dbPids) - dbBefore : 0;
+        const perRequest = (seconds) => (r.requests.total ? Number(((seconds * 1000) / r.requests.total).toFixed(3)) : null);
+        runs.push({
+          name: target.name,
+          path: target.path,
+          p50: r.latency.p50,
+          p99: r.latency.p99,
+          mean: Number(r.latency.mean.toFixed(2)),
+          max: r.latency.max,
+          requestsPerSecond: Number(r.requests.average.toFixed(0)),
+          requests: r.requests.total,
+          errors: r.errors + r.timeouts + r.non2xx,
+          // The server's own CPU time per request: unlike latency, hardly moved by other load on the machine.
+          serverCpuMsPerRequest: perRequest(cpu),
+          ...(backends ? { databaseCpuMsPerRequest: perRequest(dbCpu) } : {}),
+          otherLoadCores: load.stop(cpu + dbCpu),
+          responseBytes: check.text.length,
+        });
+      }
+      // With --repeat, the best run (lowest p99) stands for what the code can do; all are kept.
+      const best = runs.reduce((a, b) => (b.p99 < a.p99 ? b : a));
+      const row = { ...best, ...(repeat > 1 ? { allRuns: runs.map(({ p50, p99, requestsPerSecond, otherLoadCores }) => ({ p50, p99, requestsPerSecond, otherLoadCores })) } : {}) };
+      results.push(row);
+      const db = row.databaseCpuMsPerRequest === undefined ? '' : ` + database ${row.databaseCpuMsPerRequest}`;
+      log(`  ${backend.padEnd(8)} ${target.name.padEnd(10)} p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.requestsPerSecond} req/s  server CPU ${row.serverCpuMsPerRequest}${db} ms/req  other load ${row.otherLoadCores}${row.errors ? `  ${row.errors} ERRORS` : ''}`);
+    }
+  } finally {
+    await backends?.close();
+    await server.stop();
+    removeTempDir(logDir);
+  }
+  return { backend, connections, durationSeconds: duration, repeat, library: library.dataDir, endpoints: results, ...(profileDir ? { profileDir } : {}) };
+}
+
+/** The PostgreSQL backend processes serving the bench database (their CPU is the database's share). */
+async function postgresBackends(url) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const name = decodeURIComponent(new URL(url).pathname.slice(1));
+  return {
+    async pids() {
+      const { rows } = await client.query('SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [name]);
+      return rows.map((r) => r.pid);
+    },
+    close: () => client.end().catch(() => {}),
+  };
+}
+
+function sumCpu(pids) {
+  return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0);
+}
+
+/** The same load on a bare node:http server: the floor this machine and load generator allow. */
+export async function benchBaseline({ duration = 10, warmup = 2, connections = 32, log = console.log }) {
+  const port = await freePort();
+  const child = trackChild(fork(path.join(path.dirname(fileURLToPath(import.meta.url)), 'bare-server.mjs'), [], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' }));
+  try {
+    await new Promise((resolve, reject) => {
+      child.once('message', resolve);
+      child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+    });
+    const url = `http://127.0.0.1:${port}/`;
+    if (warmup > 0) await cannon({ url, headers: {}, connections, duration: warmup });
+    const cpuBefore = cpuSeconds(child.pid);
+    const load = watchOtherLoad();
+    const r = await cannon({ url, headers: {}, connections, duration });
+    const cpu = cpuSeconds(child.pid) - cpuBefore;
+    const otherLoadCores = load.stop(cpu);
+    const row = {
+      name: 'bare node:http',
+      p50: r.latency.p50,
+      p99: r.latency.p99,
+      mean: Number(r.latency.mean.toFixed(2)),
+      max: r.latency.max,
+      requestsPerSecond: Number(r.requests.average.toFixed(0)),
+      requests: r.requests.total,
+      errors: r.errors + r.timeouts + r.non2xx,
+      serverCpuMsPerRequest: r.requests.total ? Number(((cpu * 1000) / r.requests.total).toFixed(3)) : null,
+      otherLoadCores,
+    };
+    log(`  baseline bare node:http  p50 ${row.p50} ms  p99 ${row.p99} ms  ${row.requestsPerSecond} req/s  server CPU ${row.serverCpuMsPerRequest} ms/req`);
+    return row;
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+function cannon({ url, headers, connections, duration }) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url, headers, connections, duration }, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}

@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+// Creates a large photo library for the gallery benchmark, in seconds:
+//   1. an empty DATA_DIR (and, with --postgres, a freshly created database);
+//   2. the built server started once on it (it runs its migrations), the admin signed up over HTTP
+//      (a real argon2 hash), the server stopped;
+//   3. N media + N images rows inserted straight into the database (one transaction on SQLite;
+//      multi-row INSERT … SELECT FROM unnest(…) on PostgreSQL), all 'ready', with plausible keys,
+//      ThumbHash placeholders, sizes and EXIF facts. No image files exist: the gallery only reads rows.
+//
+//   node bench/make-library.mjs [--count 100000] [--data-dir DIR] [--postgres postgres://…/bench_library] [--force]
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import {
+  DEFAULT_LIBRARY_DIR,
+  DEFAULT_LIBRARY_PG_DIR,
+  LIBRARY_ADMIN,
+  ensureServerBuilt,
+  installCleanupHandlers,
+  parseArgs,
+  root,
+  signUp,
+  startServer,
+} from './lib/common.mjs';
+
+export const DEFAULT_COUNT = 100_000;
+
+/** Builds the library; resolves to { count, seconds, dataDir, database }. */
+export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, force = false, log = console.log } = {}) {
+  dataDir = path.resolve(dataDir ?? (postgres ? DEFAULT_LIBRARY_PG_DIR : DEFAULT_LIBRARY_DIR));
+  const started = performance.now();
+  const step = (what) => log(`  ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${what}`);
+
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  if (postgres) {
+    await recreatePostgresDatabase(postgres, force);
+    step(`database ${new URL(postgres).pathname.slice(1)} created`);
+  }
+
+  // Migrations and a real admin account, by the server itself.
+  const server = await startServer({ dataDir, databaseUrl: postgres, logLevel: 'warn' });
+  try {
+    await signUp(server.url, LIBRARY_ADMIN);
+  } finally {
+    await server.stop();
+  }
+  step('server started (migrations), admin signed up, server stopped');
+
+  const insert = postgres ? insertPostgres : insertSqlite;
+  await insert({ dataDir, postgres, count });
+  step(`${count.toLocaleString('en')} media + images rows inserted`);
+
+  const seconds = (performance.now() - started) / 1000;
+  const info = {
+    count,
+    schema: schemaFingerprint(),
+    database: postgres ? redact(postgres) : path.relative(root, path.join(dataDir, 'photos.sqlite')),
+    admin: { email: LIBRARY_ADMIN.email, password: LIBRARY_ADMIN.password },
+    builtAt: new Date().toISOString(),
+    seconds: Number(seconds.toFixed(2)),
+  };
+  writeFileSync(path.join(dataDir, 'library.json'), `${JSON.stringify(info, null, 2)}\n`);
+  return { count, seconds, dataDir, database: info.database };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fake but plausible rows.
+
+const CAMERAS = ['Canon EOS 5D Mark III', 'Apple iPhone 13', 'Google Pixel 7', 'SONY ILCE-7M3', 'OPPO R7plusf', 'KODAK PIXPRO FZ201', null];
+const SIZES = [
+  [5760, 3840], [3840, 5760], [4032, 3024], [3024, 4032], [4608, 3456], [3120, 4160], [4000, 3000], [1920, 1080],
+];
+const PLACES = [
+  [48.8584, 2.2945], [40.6892, -74.0445], [51.5007, -0.1246], [35.6586, 139.7454], [-33.8568, 151.2153], [52.52, 13.405],
+];
+
+/** A handful of real ThumbHashes (gradients), so the web app could even render them. */
+async function placeholders() {
+  const { rgbaToThumbHash } = await import('thumbhash');
+  const out = [];
+  for (let k = 0; k < 16; k += 1) {
+    const w = k % 2 ? 75 : 100;
+    const h = k % 2 ? 100 : 75;
+    const rgba = new Uint8Array(w * h * 4);
+    for (let y = 0; y < h; y += 1) {
+      for (let x = 0; x < w; x += 1) {
+        const i = (y * w + x) * 4;
+        rgba[i] = (x * 255) / w + k * 13;
+        rgba[i + 1] = (y * 255) / h + k * 29;
+        rgba[i + 2] = 255 - (k * 47) % 255;
+        rgba[i + 3] = 255;
+      }
+    }
+    out.push(Buffer.from(rgbaToThumbHash(w, h, rgba)).toString('base64'));
+  }
+  return out;
+}
+
+/** Rows in id order: media i and its image i (uploaded by the admin), oldest first. */
+async function* rows(count, adminId) {
+  const thumbs = await placeholders();
+  const end = Date.UTC(2025, 0, 1);
+  const span = 3 * 365 * 86_400_000; // three years of uploads, evenly spread
+  for (let i = 1; i <= count; i += 1) {
+    const hash = createHash('sha256').update(`bench-library-${i}`).digest('hex');
+    const [width, height] = SIZES[i % SIZES.length];
+    const created = new Date(end - span + Math.floor((span * i) / count));
+    const taken = new Date(created.getTime() - ((i * 7919) % 30) * 86_400_000 - ((i * 104_729) % 86_400) * 1000);
+    const place = i % 3 === 0 ? PLACES[i % PLACES.length] : null;
+    const fileName = `IMG_${String(i).padStart(6, '0')}.jpg`;
+    yield {
+      media: {
+        id: i,
+        content_hash: hash,
+        mime: 'image/jpeg',
+        byte_size: 1_500_000 + ((i * 2_654_435_761) % 6_000_000),
+        status: 'ready',
+        width,
+        height,
+        placeholder: thumbs[i % thumbs.length],
+        taken_at: taken.toISOString().slice(0, 19),
+        camera: CAMERAS[i % CAMERAS.length],
+        gps_latitude: place ? place[0] + (i % 100) / 10_000 : null,
+        gps_longitude: place ? place[1] - (i % 100) / 10_000 : null,
+        original_key: `originals/${hash}`,
+        display_key: `derived/${hash}/display.webp`,
+        thumbnail_key: `derived/${hash}/thumb.webp`,
+        created_at: created.toISOString(),
+        claimed_at: null,
+      },
+      image: {
+        id: i,
+        media_id: i,
+        uploaded_by: adminId,
+        file_name: fileName,
+        image_name: fileName.slice(0, -4),
+        ready: 1,
+        created_at: created.toISOString(),
+      },
+    };
+  }
+}
+
+const MEDIA_COLUMNS = [
+  'id', 'content_hash', 'mime', 'byte_size', 'status', 'width', 'height', 'placeholder', 'taken_at', 'camera', 'gps_latitude',
+  'gps_longitude', 'original_key', 'display_key', 'thumbnail_key', 'created_at', 'claimed_at',
+];
+const IMAGE_COLUMNS = ['id', 'media_id', 'uploaded_by', 'file_name', 'image_name', 'ready', 'created_at'];
+
+// ---------------------------------------------------------------------------------------------
+// SQLite: prepared statements in one transaction.
+
+async function insertSqlite({ dataDir, count }) {
+  const { default: SQLite } = await import('better-sqlite3');
+  const db = new SQLite(path.join(dataDir, 'photos.sqlite'));
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = OFF');
+    const admin = db.prepare("SELECT id FROM users WHERE role = 'admin' ORDER BY id LIMIT 1").get();
+    if (!admin) throw new Error('The admin account is missing after sign-up.');
+    const insertMedia = db.prepare(`INSERT INTO media (${MEDIA_COLUMNS.join(', ')}) VALUES (${MEDIA_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+    const insertImage = db.prepare(`INSERT INTO images (${IMAGE_COLUMNS.join(', ')}) VALUES (${IMAGE_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+    const all = [];
+    for await (const row of rows(count, admin.id)) all.push(row);
+    db.transaction(() => {
+      for (const { media, image } of all) {
+        insertMedia.run(media);
+        insertImage.run(image);
+      }
+    })();
+    // The server never runs ANALYZE, so neither do we: the library looks like one grown by uploads.
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// PostgreSQL: INSERT … SELECT FROM unnest($1::type[], …) in chunks, one transaction.
+
+const PG_TYPES = {
+  media: ['int', 'text', 'text', 'bigint', 'text', 'int', 'int', 'text', 'text', 'text', 'float8', 'float8', 'text', 'text', 'text', 'text', 'text'],
+  images: ['int', 'int', 'int', 'text', 'text', 'int', 'text'],
+};
+
+async function insertPostgres({ postgres, count }) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: postgres });
+  await client.connect();
+  try {
+    const admin = (await client.query("SELECT id FROM users WHERE role = 'admin' ORDER BY id LIMIT 1")).rows[0];
+    if (!admin) throw new Error('The admin account is missing after sign-up.');
+    const chunk = 10_000;
+    const flush = async (table, columns, batch) => {
+      const arrays = columns.map((c) => batch.map((r) => r[c]));
+      const casts = PG_TYPES[table].map((t, k) => `$${k + 1}::${t}[]`).join(', ');
+      await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${casts})`, arrays);
+    };
+    await client.query('BEGIN');
+    let media = [];
+    let images = [];
+    for await (const row of rows(count, admin.id)) {
+      media.push(row.media);
+      images.push(row.image);
+      if (media.length === chunk) {
+        await flush('media', MEDIA_COLUMNS, media);
+        await flush('images', IMAGE_COLUMNS, images);
+        media = [];
+        images = [];
+      }
+    }
+    if (media.length) {
+      await flush('media', MEDIA_COLUMNS, media);
+      await flush('images', IMAGE_COLUMNS, images);
+    }
+    for (const table of ['media', 'images']) {
+      await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
+    }
+    await client.query('COMMIT');
+    // What autovacuum would have done by the time a real library is this big: statistics for the
+    // planner and the visibility map for index-only scans.
+    await client.query('VACUUM ANALYZE media');
+    await client.query('VACUUM ANALYZE images');
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops and creates the database named in `url` (connecting to the server's `postgres` database). */
+async function recreatePostgresDatabase(url, force) {
+  const { default: pg } = await import('pg');
+  const target = new URL(url);
+  const name = decodeURIComponent(target.pathname.slice(1));
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) throw new Error(`Unusual database name "${name}"; use letters, digits and _.`);
+  const admin = new URL(url);
+  admin.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    const exists = (await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name])).rowCount > 0;
+    if (exists) {
+      if (!name.toLowerCase().includes('bench') && !force) {
+        throw new Error(`Database "${name}" exists and its name does not contain "bench"; pass --force to drop and recreate it.`);
+      }
+      await client.query(`DROP DATABASE "${name}" WITH (FORCE)`);
+    }
+    await client.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A hash of the built migrations: when they change (even an edited migration), a library built
+ * before no longer matches what the server expects and is rebuilt.
+ */
+export function schemaFingerprint() {
+  const dir = path.join(root, 'server', 'dist', 'db', 'migrations');
+  const hash = createHash('sha256');
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) hash.update(file).update(readFileSync(path.join(dir, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+function redact(url) {
+  const u = new URL(url);
+  if (u.password) u.password = '***';
+  return u.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  installCleanupHandlers();
+  const args = parseArgs(process.argv.slice(2), { count: 'number', 'data-dir': 'string', postgres: 'string', force: 'boolean' });
+  const build = ensureServerBuilt();
+  if (!build.ok) console.warn('(continuing with the existing build)');
+  const count = args.count ?? DEFAULT_COUNT;
+  console.log(`Making a ${count.toLocaleString('en')}-image library${args.postgres ? ` in ${redact(args.postgres)}` : ''}...`);
+  makeLibrary({ count, dataDir: args['data-dir'], postgres: args.postgres, force: args.force }).then(
+    ({ seconds, dataDir, database }) => {
+      console.log(`Library ready in ${seconds.toFixed(1)} s: ${database} (DATA_DIR ${path.relative(process.cwd(), dataDir) || '.'})`);
+      console.log(`Admin: ${LIBRARY_ADMIN.email} / ${LIBRARY_ADMIN.password}`);
+    },
+    (error) => {
+      console.error(`make-library failed: ${error instanceof Error ? error.message : error}`);
+      process.exitCode = 1;
+    },
+  );
+}
