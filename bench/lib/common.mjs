@@ -141,6 +141,9 @@ export async function startServer({ dataDir, databaseUrl, logLevel = 'warn', env
     DATA_DIR: dataDir,
     LOG_LEVEL: logLevel,
     NODE_ENV: 'production',
+    // As `npm start` runs the server (package.json): fewer glibc malloc arenas keep image work's
+    // memory from fragmenting across threads (see sharp's docs on memory allocators).
+    MALLOC_ARENA_MAX: '2',
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,

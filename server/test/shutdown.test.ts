@@ -37,7 +37,7 @@ describe('the server process', () => {
   function startProcess(env: Record<string, string>) {
     return spawn(process.execPath, ['--conditions=source', '--import', 'tsx', 'src/main.ts'], {
       cwd: serverDir,
-      env: { ...process.env, LOG_LEVEL: 'info', ...env },
+      env: { ...process.env, LOG_LEVEL: 'debug', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
   }

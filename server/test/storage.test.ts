@@ -247,11 +247,11 @@ describe('local storage specifics', () => {
 
 describe('createStorage', () => {
   it('uses the bucket when S3_BUCKET is set, the media folder otherwise', async () => {
-    const s3 = createStorage(loadConfig({ DATA_DIR: workDir, ...s3Server.env }), signer);
+    const s3 = await createStorage(loadConfig({ DATA_DIR: workDir, ...s3Server.env }), signer);
     expect(s3).toBeInstanceOf(S3Storage);
     expect(s3.imageOrigins()).toEqual([s3Server.endpoint]);
     await s3.close?.();
-    const local = createStorage(loadConfig({ DATA_DIR: workDir }), signer);
+    const local = await createStorage(loadConfig({ DATA_DIR: workDir }), signer);
     expect(local).toBeInstanceOf(LocalStorage);
     expect((local as LocalStorage).root).toBe(path.join(workDir, 'media'));
   });

@@ -1,9 +1,21 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
-/** Security headers for the API and the web app served beside it. */
-export async function registerSecurityHeaders(app: FastifyInstance, extraImageOrigins: string[] = []): Promise<void> {
-  await app.register(helmet, {
+/**
+ * Security headers for the API and the web app served beside it. They are the same for every
+ * response, so helmet computes them once here instead of on every request (that was ~9% of a
+ * gallery page's cost).
+ */
+export function registerSecurityHeaders(app: FastifyInstance, extraImageOrigins: string[] = []): void {
+  const headers = securityHeaders(extraImageOrigins);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.headers(headers);
+  });
+}
+
+function securityHeaders(extraImageOrigins: string[]): Record<string, string> {
+  const middleware = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -24,4 +36,19 @@ export async function registerSecurityHeaders(app: FastifyInstance, extraImageOr
     // The app is often run on plain http://localhost; HSTS belongs to the TLS proxy in front of it.
     strictTransportSecurity: false,
   });
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader: (name: string) => {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let done = false;
+  middleware({} as IncomingMessage, response as unknown as ServerResponse, () => {
+    done = true;
+  });
+  if (!done) throw new Error('helmet did not finish synchronously');
+  return headers;
 }
