@@ -1,8 +1,7 @@
 import type { Image } from '@photo/contract';
-import { texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
-import { useIsUserInPhoto, useMarkInPhoto } from '../api/image-actions';
 import { AddTagForm } from './add-tag-form';
+import { InPhotoButton } from './in-photo-button';
 import { LikeButton } from './like-button';
 import { TagList } from './tag-list';
 
@@ -10,8 +9,6 @@ type DetailPanelProps = { image: Image; onShare: () => void };
 
 /** Spec §2 Image detail: like, "I'm in this photo!", share and tags, beside (or under) the image. */
 export function DetailPanel({ image, onShare }: DetailPanelProps) {
-  const inPhoto = useIsUserInPhoto(image._id);
-  const markInPhoto = useMarkInPhoto(image._id);
 
   return (
     <aside aria-label="Image actions" className="flex flex-col gap-5 bg-white p-5 text-slate-900 lg:w-80 lg:shrink-0 lg:overflow-y-auto">
@@ -21,14 +18,7 @@ export function DetailPanel({ image, onShare }: DetailPanelProps) {
           Share
         </Button>
       </div>
-      <Button
-        variant="secondary"
-        // Spec §4: disabled once the person is marked in the photo.
-        disabled={inPhoto.data === true || markInPhoto.isPending}
-        onClick={() => markInPhoto.mutate()}
-      >
-        {texts.IM_IN_THIS_PHOTO}
-      </Button>
+      <InPhotoButton imageId={image._id} />
       <section className="flex flex-col gap-3">
         <h2 className="text-lg font-semibold">Tags</h2>
         <TagList tags={image.tags} />

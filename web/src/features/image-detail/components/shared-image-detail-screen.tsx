@@ -1,11 +1,10 @@
 import { useParams } from 'react-router';
-import { texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { Page } from '@/components/ui/page';
 import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
 import { useImage } from '../api/get-image';
-import { useIsUserInPhoto, useMarkInPhoto } from '../api/image-actions';
 import { AddTagForm } from './add-tag-form';
+import { InPhotoButton } from './in-photo-button';
 import { ImageLoadState } from './image-load-state';
 import { LikeButton } from './like-button';
 import { TagList } from './tag-list';
@@ -25,8 +24,6 @@ function formatTakenAt(takenAt: string | null): string | null {
 export function SharedImageDetailScreen() {
   const { id = '' } = useParams();
   const image = useImage(id);
-  const inPhoto = useIsUserInPhoto(id);
-  const markInPhoto = useMarkInPhoto(id);
   const goBack = useGoBack();
   useDetailKeys({ onEscape: goBack });
 
@@ -55,13 +52,7 @@ export function SharedImageDetailScreen() {
           <h1 className="text-xl font-semibold break-words text-slate-900">{data.imageName}</h1>
           {taken ? <p className="text-sm text-slate-500">Taken {taken}</p> : null}
         </div>
-        <Button
-          variant="secondary"
-          disabled={inPhoto.data === true || markInPhoto.isPending}
-          onClick={() => markInPhoto.mutate()}
-        >
-          {texts.IM_IN_THIS_PHOTO}
-        </Button>
+        <InPhotoButton imageId={data._id} />
         <section className="flex flex-col gap-3">
           <h2 className="text-lg font-semibold">Tags</h2>
           <AddTagForm imageId={data._id} />
