@@ -175,15 +175,31 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
     expect(await listFiles(path.join(server.dataDir, 'media'))).toHaveLength(before.length - 3);
   });
 
+  it('shows new uploads and linked copies at once, and forgets deleted ones, after the list was read', async () => {
+    const carol = await signUp();
+    const before = await page(carol.token, 1);
+    expect(before.body.pagination.totalImages).toBe(0);
+    const [first] = await uploadTiny(carol.token, [8000]);
+    // Bob's picture, uploaded again by Carol: already processed, so it is visible at once.
+    const photo = { source: path.join(TESTDATA, 'camera/Canon EOS REBEL T3i.jpg'), name: 'canon.jpg' };
+    await upload(server.url, bob.token, [photo]);
+    const linked = (await upload(server.url, carol.token, [photo])).body.results?.[0]?.imageId;
+    const after = await page(carol.token, 1);
+    expect(after.body.images.map((i) => i._id)).toEqual([linked, first]);
+    expect(after.body.pagination.totalImages).toBe(2);
+    await api.post('/api/deleteImages', { imageIds: [first] }, carol.token);
+    expect((await page(carol.token, 1)).body.images.map((i) => i._id)).toEqual([linked]);
+  });
+
   it('hides an image until its derived files exist', async () => {
     const [id] = await uploadTiny(alice.token, [5000]);
     // What a pending image looks like; every write that changes visibility also bumps the version.
     await server.sql('update images set ready = 0 where id = ?', [Number(id)]);
-    await server.sql('update library_state set version = version + 1');
+    await server.sql('update library_state set version = version + 1, reset_version = version + 1');
     expect((await api.get(`/api/images/${id}`, alice.token)).status).toBe(404);
     expect((await page(alice.token, 1)).body.images.map((i) => i._id)).not.toContain(id);
     await server.sql('update images set ready = 1 where id = ?', [Number(id)]);
-    await server.sql('update library_state set version = version + 1');
+    await server.sql('update library_state set version = version + 1, reset_version = version + 1');
     expect((await page(alice.token, 1)).body.images[0]?._id).toBe(id);
   });
 });

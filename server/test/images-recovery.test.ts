@@ -44,7 +44,7 @@ describe.each(testDatabases)('interrupted work is finished or cleaned up (%s)', 
       );
       await server.sql('update images set ready = 0 where id = ?', [id]);
     }
-    await server.sql('update library_state set version = version + 1');
+    await server.sql('update library_state set version = version + 1, reset_version = version + 1');
     for (const file of (await media()).filter((f) => f.startsWith('derived/'))) await rm(path.join(server.dataDir, 'media', file));
     const lostOriginal = `originals/${createHash('sha256').update(await readFile(files[1]?.source ?? '')).digest('hex')}`;
     await rm(path.join(server.dataDir, 'media', lostOriginal));

@@ -10,6 +10,7 @@ import type { DB } from '../db/schema.js';
  *   added here by the sharing domain.
  * Any write that changes what this condition selects must bump the library version in the same
  * transaction (`bumpLibraryVersion`): the visible-id cache (`images/visible-ids.ts`) relies on it.
+ * Only images becoming ready are 'additions'; a share granted or revoked is a 'reset'.
  */
 export function onlyVisible<TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,

@@ -75,6 +75,8 @@ export interface ImagesTable {
   image_name: string;
   /** Copy of media.status = 'ready' (1/0), so gallery pages are read from one index. */
   ready: number;
+  /** The library version at which the image became visible (see images/library-version.ts). */
+  visible_since: number | null;
   created_at: string;
 }
 
@@ -82,6 +84,8 @@ export interface ImagesTable {
 export interface LibraryStateTable {
   id: number;
   version: number;
+  /** The last version whose change was more than images becoming visible: readers start over. */
+  reset_version: Generated<number>;
 }
 
 export interface DB {

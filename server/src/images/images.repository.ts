@@ -30,6 +30,21 @@ export class ImagesRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Ids of visible images that became visible after library version `version`, newest first. */
+  async visibleAfter(user: AuthUser, version: number): Promise<number[]> {
+    const rows = await onlyVisible(
+      this.db
+        .selectFrom('images')
+        .select('images.id')
+        .where('images.ready', '=', 1)
+        .where('images.visible_since', '>', version),
+      user,
+    )
+      .orderBy('images.id', 'desc')
+      .execute();
+    return rows.map((row) => row.id);
+  }
+
   /** Ids of the person's own ready uploads, newest first. */
   async uploadedBy(userId: number, limit: number): Promise<number[]> {
     const rows = await this.db
@@ -101,7 +116,7 @@ export class ImagesRepository {
         ...new Set((await trx.selectFrom('images').select('media_id').where('id', 'in', ids).execute()).map((r) => r.media_id)),
       ];
       await trx.deleteFrom('images').where('id', 'in', ids).execute();
-      await bumpLibraryVersion(trx);
+      await bumpLibraryVersion(trx, 'reset');
       return deleteUnusedMedia(trx, mediaIds);
     });
   }

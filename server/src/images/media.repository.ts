@@ -81,7 +81,10 @@ export class MediaRepository {
         .returning('id')
         .executeTakeFirst();
       if (inserted) {
-        if (media.status === 'ready') await bumpLibraryVersion(trx);
+        if (media.status === 'ready') {
+          const version = await bumpLibraryVersion(trx, 'additions');
+          await trx.updateTable('images').set({ visible_since: version }).where('id', '=', inserted.id).execute();
+        }
         return { imageId: inserted.id, created: true };
       }
       const existing = await trx
@@ -112,8 +115,8 @@ export class MediaRepository {
         })
         .where('id', '=', mediaId)
         .execute();
-      await trx.updateTable('images').set({ ready: 1 }).where('media_id', '=', mediaId).execute();
-      await bumpLibraryVersion(trx);
+      const version = await bumpLibraryVersion(trx, 'additions');
+      await trx.updateTable('images').set({ ready: 1, visible_since: version }).where('media_id', '=', mediaId).execute();
     });
   }
 

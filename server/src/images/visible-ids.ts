@@ -28,7 +28,7 @@ export class VisibleIds {
 
   /** The list and the library version it belongs to. */
   async of(user: AuthUser): Promise<VisibleIdList> {
-    const version = await readLibraryVersion(this.db);
+    const { version, resetVersion } = await readLibraryVersion(this.db);
     const key = scopeOf(user);
     const cached = this.entries.get(key);
     if (cached?.version === version) {
@@ -40,8 +40,12 @@ export class VisibleIds {
     const buildKey = `${key}@${version}`;
     let build = this.building.get(buildKey);
     if (!build) {
-      // Concurrent requests after a change share one rebuild.
-      build = this.images.allVisibleIds(user).then((ids) => ({ version, ids: packed(ids) }));
+      // Concurrent requests after a change share one rebuild. When only images were added since the
+      // cached copy (uploads finishing), just those are read and merged in.
+      const catchUp = cached && cached.version >= resetVersion;
+      build = catchUp
+        ? this.images.visibleAfter(user, cached.version).then((added) => ({ version, ids: mergeNewest(cached.ids, added) }))
+        : this.images.allVisibleIds(user).then((ids) => ({ version, ids: packed(ids) }));
       this.building.set(buildKey, build);
       build.finally(() => this.building.delete(buildKey)).catch(() => undefined);
     }
@@ -51,6 +55,23 @@ export class VisibleIds {
     while (this.entries.size > this.maxScopes) this.entries.delete(this.entries.keys().next().value as string);
     return entry;
   }
+}
+
+/**
+ * Merges newly visible ids into a newest-first list. Usually they are all newer than anything in
+ * it (fresh uploads) and go in front; an id already present (read twice across a race) is skipped.
+ */
+function mergeNewest(ids: VisibleIdList['ids'], added: number[]): VisibleIdList['ids'] {
+  if (added.length === 0) return ids;
+  const merged: number[] = [];
+  let i = 0;
+  for (const id of added) {
+    while (i < ids.length && (ids[i] as number) > id) merged.push(ids[i++] as number);
+    if (i < ids.length && ids[i] === id) continue;
+    merged.push(id);
+  }
+  while (i < ids.length) merged.push(ids[i++] as number);
+  return packed(merged);
 }
 
 /** Everyone who sees the same images shares a scope; today that is each user alone, or all admins. */

@@ -2,6 +2,7 @@ import type { ColumnDefinitionBuilder, Migration } from 'kysely';
 import type { DialectName } from '../database.js';
 import { accounts } from './001_accounts.js';
 import { images } from './002_images.js';
+import { visibleSince } from './003_visible_since.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -19,5 +20,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
   return {
     '001_accounts': accounts(context),
     '002_images': images(context),
+    '003_visible_since': visibleSince(),
   };
 }
