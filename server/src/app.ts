@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { AuthService } from './auth/auth.service.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
@@ -60,7 +60,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     },
     trustProxy: config.trustProxy,
     // Two info lines per request were ~8% of a cheap request's cost; see logRequests() instead.
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
     // Let in-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
