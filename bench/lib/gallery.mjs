@@ -100,13 +100,7 @@ export async function benchGallery({ backend, postgres, duration = 10, warmup = 
         runs.push({
           name: target.name,
           path: target.path,
-          p50: r.latency.p50,
-          p99: r.latency.p99,
-          mean: Number(r.latency.mean.toFixed(2)),
-          max: r.latency.max,
-          requestsPerSecond: Number(r.requests.average.toFixed(0)),
-          requests: r.requests.total,
-          errors: r.errors + r.timeouts + r.non2xx,
+          ...latencyRow(r),
           // The server's own CPU time per request: unlike latency, hardly moved by other load on the machine.
           serverCpuMsPerRequest: perRequest(cpu),
           ...(backends ? { databaseCpuMsPerRequest: perRequest(dbCpu) } : {}),
@@ -166,13 +160,7 @@ export async function benchBaseline({ duration = 10, warmup = 2, connections = 3
     const otherLoadCores = load.stop(cpu);
     const row = {
       name: 'bare node:http',
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      mean: Number(r.latency.mean.toFixed(2)),
-      max: r.latency.max,
-      requestsPerSecond: Number(r.requests.average.toFixed(0)),
-      requests: r.requests.total,
-      errors: r.errors + r.timeouts + r.non2xx,
+      ...latencyRow(r),
       serverCpuMsPerRequest: r.requests.total ? Number(((cpu * 1000) / r.requests.total).toFixed(3)) : null,
       otherLoadCores,
     };
@@ -187,4 +175,17 @@ function cannon({ url, headers, connections, duration }) {
   return new Promise((resolve, reject) => {
     autocannon({ url, headers, connections, duration }, (error, result) => (error ? reject(error) : resolve(result)));
   });
+}
+
+/** The latency and throughput columns of one autocannon run. */
+function latencyRow(r) {
+  return {
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: Number(r.latency.mean.toFixed(2)),
+    max: r.latency.max,
+    requestsPerSecond: Number(r.requests.average.toFixed(0)),
+    requests: r.requests.total,
+    errors: r.errors + r.timeouts + r.non2xx,
+  };
 }
