@@ -1,25 +1,30 @@
 import { useParams } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { texts, type Image } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { Page } from '@/components/ui/page';
 import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
-import { useImage } from '../api/get-image';
+import { imageQueryKey, useImage } from '../api/get-image';
+import { useLikeImage } from '../api/image-actions';
 import { AddTagForm } from './add-tag-form';
 import { InPhotoButton } from './in-photo-button';
 import { ImageLoadState } from './image-load-state';
-import { LikeButton } from './like-button';
 import { TagList } from './tag-list';
 import { useDetailKeys } from './use-detail-keys';
 import { useGoBack } from './use-go-back';
 
-function formatTakenAt(takenAt: string | null): string | null {
-  if (!takenAt) return null;
-  const date = new Date(takenAt);
-  return Number.isNaN(date.getTime()) ? null : date.toLocaleDateString(undefined, { dateStyle: 'long' });
+/** Spec §2 shows a fixed date line here; the real date replaces it when the photo says when it was taken. */
+export const DATE_PLACEHOLDER = 'Date not recorded';
+
+function dateLine(takenAt: string | null): string {
+  const date = takenAt ? new Date(takenAt) : null;
+  if (!date || Number.isNaN(date.getTime())) return DATE_PLACEHOLDER;
+  return `Taken ${date.toLocaleDateString(undefined, { dateStyle: 'long' })}`;
 }
 
 /**
  * Spec §2 "Shared image detail", the older detail view that takes only an {id}: large image, name,
- * I'm in this photo, tags (custom tags included) and the likes heart.
+ * date, I'm in this photo, tags (custom tags included) and the likes heart.
  */
 export function SharedImageDetailScreen() {
   const { id = '' } = useParams();
@@ -29,7 +34,6 @@ export function SharedImageDetailScreen() {
 
   if (!image.isSuccess) return <ImageLoadState pending={image.isPending} error={image.error} />;
   const { data } = image;
-  const taken = formatTakenAt(data.takenAt);
   const tags = [...new Set([...data.tags, ...data.customTags])];
 
   return (
@@ -50,7 +54,7 @@ export function SharedImageDetailScreen() {
       <div className="flex flex-col gap-4">
         <div>
           <h1 className="text-xl font-semibold break-words text-slate-900">{data.imageName}</h1>
-          {taken ? <p className="text-sm text-slate-500">Taken {taken}</p> : null}
+          <p className="text-sm text-slate-500">{dateLine(data.takenAt)}</p>
         </div>
         <InPhotoButton imageId={data._id} />
         <section className="flex flex-col gap-3">
@@ -58,7 +62,7 @@ export function SharedImageDetailScreen() {
           <AddTagForm imageId={data._id} />
           <TagList tags={tags} />
         </section>
-        <LikeButton key={data._id} imageId={data._id} initial={{ liked: data.liked, likes: data.likes }} />
+        <SharedLikeToggle image={data} />
         <div>
           <Button variant="ghost" onClick={goBack}>
             Go Back
@@ -66,5 +70,50 @@ export function SharedImageDetailScreen() {
         </div>
       </div>
     </Page>
+  );
+}
+
+/**
+ * Spec §4 like on the shared view: an optimistic toggle on the image record itself, reverted on
+ * failure; the server's `userAccessData` (the whole record) replaces it, else its like fields do.
+ */
+function SharedLikeToggle({ image }: { image: Image }) {
+  const queryClient = useQueryClient();
+  const like = useLikeImage(image._id);
+  const key = imageQueryKey(image._id);
+  const patch = (change: (record: Image) => Image) =>
+    queryClient.setQueryData<Image>(key, (record) => (record ? change(record) : record));
+
+  const toggle = () => {
+    const before = { liked: image.liked, likes: image.likes };
+    const liked = !before.liked;
+    patch((record) => ({ ...record, liked, likes: Math.max(0, before.likes + (liked ? 1 : -1)) }));
+    like.mutate(liked, {
+      onSuccess: (answer) => {
+        if (answer.userAccessData) queryClient.setQueryData<Image>(key, answer.userAccessData);
+        else patch((record) => ({ ...record, liked: answer.liked, likes: answer.likes }));
+      },
+      onError: (error) => {
+        console.error('Error updating like:', error); // spec §8: only logged
+        patch((record) => ({ ...record, ...before }));
+      },
+    });
+  };
+
+  return (
+    <div className="flex items-center gap-2">
+      <button
+        type="button"
+        aria-pressed={image.liked}
+        aria-label={image.liked ? 'Unlike' : 'Like'}
+        onClick={toggle}
+        className="rounded-full p-2 text-rose-600 hover:bg-rose-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+      >
+        <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6" fill={image.likes > 0 ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={1.8}>
+          <path d="M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10z" />
+        </svg>
+      </button>
+      <span className="text-sm text-slate-700">{texts.likesText(image.likes)}</span>
+    </div>
   );
 }

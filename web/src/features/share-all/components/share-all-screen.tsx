@@ -9,6 +9,12 @@ import { serverMessage } from '@/lib/api-client';
 import { toGridItems } from '@/lib/images';
 import { useSharedByLink } from '../api/share-all';
 
+/** Spec §2/§8: 'Error: ' and the server's message, or the fallback when the server sent none. */
+function failureText(error: unknown): string {
+  const message = serverMessage(error);
+  return message ? `Error: ${message}` : texts.SHARED_IMAGES_FAILED;
+}
+
 /** Spec §2: the public page of everything shared through a share-all link (no sign-in). */
 export function ShareAllScreen() {
   const { link = '' } = useParams();
@@ -18,9 +24,7 @@ export function ShareAllScreen() {
     <Page>
       <PageHeading>Shared Images</PageHeading>
       {shared.isPending ? <Loading /> : null}
-      {shared.isError ? (
-        <FormError>{`Error: ${serverMessage(shared.error) ?? texts.SHARED_IMAGES_FAILED}`}</FormError>
-      ) : null}
+      {shared.isError ? <FormError>{failureText(shared.error)}</FormError> : null}
       {shared.isSuccess && shared.data.images.length === 0 ? (
         <EmptyState title="Nothing here yet" text={shared.data.message || 'No images have been shared through this link.'} />
       ) : null}

@@ -16,17 +16,24 @@ export function SharerImagesScreen() {
   const { userName = '' } = useParams();
   const shared = useSharedWithMe();
   const sharer = shared.data?.data.sharedBy.find((entry) => entry.sharedByUserName === userName);
-  const items = useMemo<GridItem[]>(
-    () =>
-      (sharer?.images ?? []).map((image) => ({
+  const records = shared.data?.userAccessData;
+  const items = useMemo<GridItem[]>(() => {
+    // The full records (when the server sent them) give each tile its shape and blur-up placeholder.
+    const byId = new Map((records ?? []).map((record) => [record._id, record]));
+    return (sharer?.images ?? []).map((image) => {
+      const record = byId.get(image.imageId);
+      return {
         id: image.imageId,
         name: image.imageName,
         thumbnail: image.imageThumbnail,
+        placeholder: record?.placeholder,
+        width: record?.width,
+        height: record?.height,
         href: paths.image.getHref(image.imageId),
         tags: image.tags,
-      })),
-    [sharer],
-  );
+      };
+    });
+  }, [sharer, records]);
   const ids = useMemo(() => items.map((item) => item.id), [items]);
   const linkState = useDetailLinkState(ids);
 
@@ -54,7 +61,7 @@ export function SharerImagesScreen() {
 
   return (
     <Page>
-      <p className="mb-1 text-sm text-slate-600">Images: {sharer.images.length}</p>
+      <p className="mb-1 text-sm text-slate-600">Images: {sharer.totalImagesShared}</p>
       <PageHeading>Images Collection</PageHeading>
       <ImageGrid
         label={`Images shared by ${sharer.sharedByUserName}`}
