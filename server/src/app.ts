@@ -34,6 +34,15 @@ import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
+import { AccessRecordsRepository } from './sharing/access-records.repository.js';
+import { ShareLinks } from './sharing/share-links.js';
+import { ShareNotifier } from './sharing/share-notifier.js';
+import { SharedViewsService } from './sharing/shared-views.service.js';
+import { registerSharingRoutes } from './sharing/sharing.routes.js';
+import { SharingService } from './sharing/sharing.service.js';
+import { TemplatesRepository } from './templates/templates.repository.js';
+import { registerTemplateRoutes } from './templates/templates.routes.js';
+import { TemplatesService } from './templates/templates.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { UrlSigner } from './storage/url-signer.js';
 import { LocalStorage } from './storage/local-storage.js';
@@ -111,6 +120,19 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const search = new SearchService(database.db, imagesRepository, presenter);
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage);
   const profileImages = new ProfileImageService({ users, storage, pool: imagePool, clock, tempDir: config.tempDir });
+  const templatesRepository = new TemplatesRepository(database.db);
+  const templates = new TemplatesService(templatesRepository, clock);
+  const accessRecords = new AccessRecordsRepository(database.db);
+  const sharing = new SharingService({
+    db: database.db,
+    records: accessRecords,
+    images: imagesRepository,
+    links: new ShareLinks(secret),
+    notifier: new ShareNotifier({ mailer, templates: templatesRepository, logger: app.log }),
+    clock,
+    publicUrl,
+  });
+  const sharedViews = new SharedViewsService({ records: accessRecords, images: imagesRepository, presenter });
 
   const resumeStalled = () =>
     processor.resumeStalled().catch((err: unknown) => app.log.warn({ err }, 'resuming pending images failed'));
@@ -138,6 +160,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   await registerMultipart(app, config.uploads.maxFileBytes);
   registerProfileRoutes(app, authenticate, profiles, profileImages, config.uploads.maxFileBytes);
   registerImageRoutes(app, authenticate, images, search);
+  registerSharingRoutes(app, authenticate, sharing, sharedViews);
+  registerTemplateRoutes(app, authenticate, templates);
   registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });
   if (storage instanceof LocalStorage) registerMediaRoutes(app, storage, signer, clock);
 

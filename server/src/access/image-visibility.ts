@@ -6,21 +6,51 @@ import type { DB } from '../db/schema.js';
  * Who sees which image (DECISIONS §3), applied to any query over the `images` table. Every query
  * that lists or reads images for a person goes through this, so the rule lives in one place:
  * - admin: every image (no condition, so pages are read straight off the `images_ready_id` index);
- * - user: the images they uploaded (`images_uploader_ready_id`). Access records granted to them are
- *   added here by the sharing domain.
+ * - user: the images they uploaded, plus those covered by an ACTIVE access record whose receiver
+ *   e-mail is their account's e-mail: an all-access record covers every image, a restricted one the
+ *   images listed in it. Matching by e-mail means someone who signs up later with a shared-to
+ *   address sees the share at once.
+ *
+ * Both share checks are uncorrelated subqueries: the all-access EXISTS is evaluated once per query
+ * (so an all-access recipient walks the `(ready, id, uploaded_by)` index like an admin, with one
+ * constant OR per entry), and the restricted image ids are read once into a hash/bloom filter
+ * (`access_records_receiver_active_kind`, then `access_record_images` by record). Single-row reads
+ * (an image by id) stay a primary-key lookup plus those two small probes.
+ *
  * Any write that changes what this condition selects must bump the library version in the same
  * transaction (`bumpLibraryVersion`): the visible-id cache (`images/visible-ids.ts`) relies on it.
- * Only images becoming ready are 'additions'; a share granted or revoked is a 'reset'.
+ * Only images becoming ready are 'additions'; a share granted, switched on or off is a 'reset'.
  */
 export function onlyVisible<TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   user: AuthUser,
 ): SelectQueryBuilder<DB, TB, O> {
   if (user.role === 'admin') return query;
-  return query.where(sql.ref('images.uploaded_by'), '=', user.id);
+  return query.where(sql<boolean>`(
+    ${sql.ref('images.uploaded_by')} = ${user.id}
+    or exists (
+      select 1 from access_records all_access
+      where all_access.receiver_email = ${user.email} and all_access.active = 1 and all_access.kind = 'all'
+    )
+    or ${sql.ref('images.id')} in (
+      select shared.image_id from access_record_images shared
+      inner join access_records restricted on restricted.id = shared.record_id
+      where restricted.receiver_email = ${user.email} and restricted.active = 1 and restricted.kind = 'restricted'
+    )
+  )`);
 }
 
 /** Deleting (DECISIONS §3): the uploader or an admin. */
 export function mayDelete(user: AuthUser, image: { uploaded_by: number }): boolean {
   return user.role === 'admin' || image.uploaded_by === user.id;
+}
+
+/** Selective (restricted) sharing (DECISIONS §3): images the sharer uploaded, any image for an admin. */
+export function mayShareSelectively(user: AuthUser, image: { uploaded_by: number }): boolean {
+  return user.role === 'admin' || image.uploaded_by === user.id;
+}
+
+/** All-access sharing (DECISIONS §3): admins only (the call itself is declared admin-only too). */
+export function mayShareAll(user: AuthUser): boolean {
+  return user.role === 'admin';
 }

@@ -88,7 +88,46 @@ export interface LibraryStateTable {
   reset_version: Generated<number>;
 }
 
+/** Who a person shared with (DECISIONS §3): everything ('all') or the listed images ('restricted'). */
+export interface AccessRecordsTable {
+  id: Generated<number>;
+  owner_id: number;
+  kind: 'all' | 'restricted';
+  /** Lower-cased; matched against users.email, so whoever signs up with it later sees the share. */
+  receiver_email: string;
+  /** 1 active, 0 switched off by the owner. */
+  active: Generated<number>;
+  /** All-access only: SHA-256 (hex) of the link token; the token itself is never stored. */
+  link_hash: string | null;
+  /** All-access only: random salt the token is derived from with the server secret (see share-links.ts). */
+  link_salt: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The images of one restricted access record. */
+export interface AccessRecordImagesTable {
+  record_id: number;
+  image_id: number;
+  created_at: string;
+}
+
+/** A person's e-mail templates for share mails (spec §4: at most one default). */
+export interface EmailTemplatesTable {
+  id: Generated<number>;
+  owner_id: number;
+  name: string;
+  subject: string;
+  body: string;
+  is_default: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
+  access_records: AccessRecordsTable;
+  access_record_images: AccessRecordImagesTable;
+  email_templates: EmailTemplatesTable;
   users: UsersTable;
   password_resets: PasswordResetsTable;
   rate_limits: RateLimitsTable;

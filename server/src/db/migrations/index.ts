@@ -3,6 +3,7 @@ import type { DialectName } from '../database.js';
 import { accounts } from './001_accounts.js';
 import { images } from './002_images.js';
 import { visibleSince } from './003_visible_since.js';
+import { sharing } from './005_sharing.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -21,5 +22,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '001_accounts': accounts(context),
     '002_images': images(context),
     '003_visible_since': visibleSince(),
+    '005_sharing': sharing(context),
   };
 }
