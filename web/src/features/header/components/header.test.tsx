@@ -17,7 +17,7 @@ function signedIn(me: { name: string; image: string | null } = { name: 'Ada Love
   });
 }
 
-const searchBox = () => screen.getByRole('searchbox', { name: 'Search photos by tag' });
+const searchBox = () => screen.getByRole('combobox', { name: 'Search photos by tag' });
 
 describe('search box', () => {
   it('shows the decoded query on a /search/ path', async () => {
@@ -52,7 +52,74 @@ describe('search box', () => {
     signedIn();
     renderApp('/signin');
     await screen.findByRole('heading', { name: 'Sign In' });
-    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+  });
+
+  it('suggests tags from 3 characters; Enter searches the highlighted best match', async () => {
+    const fetchMock = signedIn();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      const url = new URL(String(input), 'http://x');
+      if (url.pathname === '/api/search/suggestions') {
+        const query = url.searchParams.get('query') ?? '';
+        return Response.json(['beach', 'beach house', 'bear'].filter((tag) => tag.startsWith(query)));
+      }
+      return answer(input, init);
+    });
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(searchBox(), 'be');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    const asked = () => fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/search/suggestions'));
+    expect(asked()).toEqual([]);
+
+    await user.type(searchBox(), 'a');
+    const list = await screen.findByRole('listbox', { name: 'Search suggestions' });
+    expect(within(list).getAllByRole('option').map((option) => option.textContent)).toEqual(['beach', 'beach house', 'bear']);
+    expect(asked()).toEqual(['/api/search/suggestions?query=bea']);
+    expect(within(list).getByRole('option', { name: 'beach' })).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/beach'));
+    expect(searchBox()).toHaveValue('beach');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+  });
+
+  it('moves the highlight with the arrow keys; above the first, Enter searches the text as typed', async () => {
+    const fetchMock = signedIn();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).startsWith('/api/search/suggestions') ? Response.json(['beach', 'bear']) : answer(input, init),
+    );
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(searchBox(), 'bea');
+    const list = await screen.findByRole('listbox');
+    await user.keyboard('{ArrowDown}');
+    expect(within(list).getByRole('option', { name: 'bear' })).toHaveAttribute('aria-selected', 'true');
+    expect(searchBox()).toHaveAttribute('aria-activedescendant', within(list).getByRole('option', { name: 'bear' }).id);
+    await user.keyboard('{ArrowUp}{ArrowUp}');
+    expect(within(list).queryAllByRole('option', { selected: true })).toHaveLength(0);
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/bea'));
+  });
+
+  it('a click on a suggestion searches it; Escape closes the list and keeps the text', async () => {
+    const fetchMock = signedIn();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).startsWith('/api/search/suggestions') ? Response.json(['sunset', 'sunrise']) : answer(input, init),
+    );
+    const { router } = renderApp('/');
+    const user = userEvent.setup();
+    await user.type(searchBox(), 'sun');
+    await screen.findByRole('listbox');
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('listbox')).not.toBeInTheDocument();
+    expect(searchBox()).toHaveValue('sun');
+    await user.type(searchBox(), 'r');
+    await user.click(await screen.findByRole('option', { name: 'sunrise' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/search/sunrise'));
   });
 
   it('decodes leniently', () => {
