@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import type { AccessType } from '@photo/contract';
 import type { AccessRecord } from '../api/access-data';
 import { useUpdateUserStatus } from '../api/access-data';
@@ -7,9 +8,12 @@ type AccessListProps = { title: string; type: AccessType; records: AccessRecord[
 /** Receivers of one access kind, each with an Active/Inactive switch. */
 export function AccessList({ title, type, records }: AccessListProps) {
   const update = useUpdateUserStatus();
+  const headingId = useId();
   return (
-    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
-      <h2 className="mb-3 text-lg font-semibold text-slate-900">{title}</h2>
+    <section aria-labelledby={headingId} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <h2 id={headingId} className="mb-3 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
       {records.length === 0 ? (
         <p className="text-sm text-slate-500">No users yet.</p>
       ) : (

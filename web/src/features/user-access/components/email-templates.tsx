@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { texts, type EmailTemplate } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { Loading } from '@/components/ui/spinner';
@@ -12,6 +12,7 @@ export function EmailTemplates() {
   // The modal: a new template (null), one being edited, or closed (undefined).
   const [editing, setEditing] = useState<EmailTemplate | null | undefined>(undefined);
   const list = templates.data ?? [];
+  const headingId = useId();
 
   const lone = list.length === 1 ? list[0] : undefined;
   const { mutate: makeDefault } = setDefault;
@@ -25,9 +26,11 @@ export function EmailTemplates() {
   }, [lone, makeDefault]);
 
   return (
-    <section className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+    <section aria-labelledby={headingId} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <h2 className="text-lg font-semibold text-slate-900">Email Templates</h2>
+        <h2 id={headingId} className="text-lg font-semibold text-slate-900">
+          Email Templates
+        </h2>
         <Button onClick={() => setEditing(null)}>New Template</Button>
       </div>
       {templates.isPending ? <Loading /> : null}

@@ -36,7 +36,7 @@ const sent = (mock: ReturnType<typeof stubFetch>, method: string, path: string) 
     .filter(([url, init]) => String(url) === path && init?.method === method)
     .map(([, init]) => (init?.body ? (JSON.parse(String(init.body)) as unknown) : undefined));
 
-const section = (name: string) => screen.getByRole('heading', { name }).closest('section')!;
+const section = (name: string) => screen.getByRole('region', { name });
 
 describe('/user-access-data: access records', () => {
   it('shows the total and both lists, each person with an Active/Inactive toggle', async () => {

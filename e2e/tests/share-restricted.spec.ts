@@ -1,0 +1,137 @@
+import { expect, galleryIds, getByApi, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
+import { accessToggle, createTemplateInBrowser, freshPage, personNamed, signUpInBrowser, templateItem, TEXTS } from './support-sharing.js';
+
+test('bob shares 12 photos with two people through his default template; a recipient likes and tags them; Inactive takes them away', async ({ page, browser, app }) => {
+  const bob = personNamed('bob');
+  const ann = personNamed('Ann', 'ann');
+  const cy = personNamed('Cy', 'cy');
+  const bobToken = await signUpByApi(app.url, bob);
+  await seedImages(app.url, bobToken, 14, { prefix: 'bob', width: 48, height: 32 });
+  const order = await galleryIds(app.url, bobToken);
+  // The two newest are left out of the share.
+  const left = order.slice(0, 2);
+  const sharedIds = order.slice(2);
+
+  // Bob's first template becomes his default.
+  await signInAs(page, bobToken);
+  await page.goto('/user-access-data');
+  await expect(page.getByText(TEXTS.NO_TEMPLATES)).toBeVisible();
+  await createTemplateInBrowser(page, {
+    name: 'Family',
+    subject: 'Photos from {{sender}}',
+    body: 'Hi! {{sender}} shared {{count}} photos with you: {{link}}',
+  });
+  await expect(templateItem(page, 'Family').getByRole('checkbox', { name: 'Set as Default' })).toBeChecked();
+
+  // In the gallery: select all, leave two out, Selective Access with two addresses.
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Select All' }).click();
+  for (const id of left) {
+    const name = ((await getByApi<{ imageName: string }>(app.url, bobToken, `/api/images/${id}`)).body).imageName;
+    await page.getByRole('checkbox', { name: `Select ${name}` }).uncheck();
+  }
+  await expect(page.getByText('12 selected')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'All Access' })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Selective Access' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Selective Access' });
+  await dialog.getByRole('textbox', { name: 'Share 12 images with' }).fill(` ${ann.email} ,${cy.email} `);
+  await dialog.getByRole('button', { name: 'Share' }).click();
+  await expect(page.getByText(TEXTS.EMAIL_SENT)).toBeVisible();
+  await expect(dialog).toBeHidden();
+
+  // Each recipient gets the mail written from Bob's template.
+  for (const person of [ann, cy]) {
+    const mail = await app.mailbox.latestTo(person.email);
+    expect(mail.subject).toBe('Photos from bob');
+    expect(mail.text).toContain(`Hi! bob shared 12 photos with you: ${app.url}/sharedMedia`);
+    expect(String(mail.html)).toContain('bob shared 12 photos with you');
+  }
+
+  // Ann signs up with her address and finds Bob's folder under /sharedMedia.
+  const annSide = await freshPage(browser, app.url);
+  const annPage = annSide.page;
+  await signUpInBrowser(annPage, ann);
+  await annPage.goto('/sharedMedia');
+  const folder = annPage.getByRole('link', { name: /Shared By\s*bob/ });
+  await expect(folder).toContainText('Files: 12');
+  await folder.click();
+  await expect(annPage).toHaveURL(/\/sharedMedia\/sharedWithMe\/bob$/);
+  await expect(annPage.getByRole('heading', { name: 'Images Collection' })).toBeVisible();
+  await expect(annPage.getByText('Images: 12')).toBeVisible();
+
+  // She opens the newest shared photo, likes it and tags it.
+  const grid = annPage.getByRole('list', { name: 'Images shared by bob' });
+  await grid.getByRole('link').first().click();
+  const photoId = sharedIds[0]!;
+  await expect(annPage).toHaveURL(new RegExp(`/image/${photoId}$`));
+  await annPage.getByRole('button', { name: 'Like', exact: true }).click();
+  await expect(annPage.getByText('1 Like', { exact: true })).toBeVisible();
+  await annPage.getByPlaceholder('Add a new tag').fill('grandpa');
+  await annPage.getByPlaceholder('Add a new tag').press('Enter');
+  await expect(annPage.getByRole('list', { name: 'Tags' }).getByText('#grandpa')).toBeVisible();
+
+  // The older shared view of the same photo: her like and tag are there, and it takes more.
+  await annPage.goto(`/shared/image/${photoId}`);
+  await expect(annPage.getByText('1 Like', { exact: true })).toBeVisible();
+  await expect(annPage.getByRole('list', { name: 'Tags' }).getByText('#grandpa')).toBeVisible();
+  await annPage.getByPlaceholder('Add a new tag').fill('Picnic');
+  await annPage.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(annPage.getByRole('list', { name: 'Tags' }).getByText('#picnic')).toBeVisible();
+  await annPage.getByRole('button', { name: 'Unlike' }).click();
+  await expect(annPage.getByText('0 Likes', { exact: true })).toBeVisible();
+  await annPage.getByRole('button', { name: 'Like', exact: true }).click();
+  await expect(annPage.getByText('1 Like', { exact: true })).toBeVisible();
+
+  // Bob sees her like and tags on his photo.
+  await expect
+    .poll(async () => (await getByApi<{ likes: number; tags: string[] }>(app.url, bobToken, `/api/images/${photoId}`)).body)
+    .toMatchObject({ likes: 1, tags: expect.arrayContaining(['grandpa', 'picnic']) });
+
+  // Bob's folders: one per recipient, 12 files each; one opens the photos he shared with her.
+  await page.goto('/users-i-sharedWith');
+  for (const person of [ann, cy]) {
+    const card = page.getByRole('link', { name: new RegExp(`Shared With\\s*${person.email}`) });
+    await expect(card).toContainText('Files: 12');
+  }
+  await page.getByRole('link', { name: new RegExp(`Shared With\\s*${ann.email}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`/shared-photos/${encodeURIComponent(ann.email)}$`));
+  await expect(page.getByText('Images: 12')).toBeVisible();
+  await page.getByRole('list', { name: `Images shared with ${ann.email}` }).getByRole('link').first().click();
+  await expect(page).toHaveURL(new RegExp(`/image/${photoId}$`));
+
+  // Bob switches Ann to Inactive: from then on she sees none of the photos; Cy still does.
+  const cyToken = await signUpByApi(app.url, cy);
+  await page.goto('/user-access-data');
+  await expect(page.getByText('Total Users: 2')).toBeVisible();
+  const restricted = page.getByRole('region', { name: 'Restricted Access Users' });
+  await expect(restricted.getByText(ann.email)).toBeVisible();
+  await expect(accessToggle(page, cy.email)).toHaveText('Active');
+  await accessToggle(page, ann.email).click();
+  await expect(accessToggle(page, ann.email)).toHaveText('Inactive');
+
+  await annPage.goto('/sharedMedia');
+  await expect(annPage.getByRole('heading', { name: TEXTS.NO_ACCESS_TITLE })).toBeVisible();
+  await expect(annPage.getByText(TEXTS.NO_ACCESS_TEXT)).toBeVisible();
+  await annPage.goto(`/shared/image/${photoId}`);
+  await expect(annPage.getByRole('heading', { name: TEXTS.IMAGE_NOT_FOUND })).toBeVisible();
+  const annToken = (await annPage.evaluate(() => localStorage.getItem('token')))!;
+  expect(await galleryIds(app.url, annToken)).toEqual([]);
+  expect([...(await galleryIds(app.url, cyToken))].sort()).toEqual([...sharedIds].sort());
+  await annSide.context.close();
+});
+
+test('a person who shared nothing, or had nothing shared, sees the empty texts', async ({ page, app }) => {
+  const token = await signUpByApi(app.url, personNamed('Dora', 'dora'));
+  await signInAs(page, token);
+  await page.goto('/users-i-sharedWith');
+  await expect(page.getByRole('heading', { name: TEXTS.NOTHING_SHARED_YET })).toBeVisible();
+  await page.goto('/sharedMedia');
+  await expect(page.getByRole('heading', { name: TEXTS.NO_ACCESS_TITLE })).toBeVisible();
+  await page.goto('/sharedMedia/sharedWithMe/nobody');
+  await expect(page.getByRole('heading', { name: 'User Not Found' })).toBeVisible();
+  await expect(page.getByText('No shared images were found for "nobody".')).toBeVisible();
+  await page.goto('/shared-photos/nobody@example.com');
+  await expect(page.getByRole('heading', { name: 'No images shared with this user yet.' })).toBeVisible();
+  await page.getByRole('link', { name: 'Back to Shared Folders' }).click();
+  await expect(page).toHaveURL(/\/users-i-sharedWith$/);
+});
