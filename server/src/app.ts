@@ -34,6 +34,16 @@ import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
+import { LikesRepository } from './likes/likes.repository.js';
+import { registerLikeRoutes } from './likes/likes.routes.js';
+import { LikesService } from './likes/likes.service.js';
+import { PresenceRepository } from './presence/presence.repository.js';
+import { registerPresenceRoutes } from './presence/presence.routes.js';
+import { PresenceService } from './presence/presence.service.js';
+import { TagAdminService } from './tags/tag-admin.service.js';
+import { TagsRepository } from './tags/tags.repository.js';
+import { registerAdminTagRoutes, registerTagRoutes } from './tags/tags.routes.js';
+import { TagsService } from './tags/tags.service.js';
 import { AccessRecordsRepository } from './sharing/access-records.repository.js';
 import { ShareLinks } from './sharing/share-links.js';
 import { ShareNotifier } from './sharing/share-notifier.js';
@@ -114,11 +124,19 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const mediaRepository = new MediaRepository(database.db);
   const processor = new MediaProcessor({ storage, media: mediaRepository, pool: imagePool, clock, logger: app.log, tempDir: config.tempDir });
   const ingest = new IngestService({ media: mediaRepository, processor, clock });
-  const presenter = new ImagePresenter(storage, clock);
+  const tagsRepository = new TagsRepository(database.db, config.hiddenTags);
+  const likesRepository = new LikesRepository(database.db);
+  const presenter = new ImagePresenter(storage, clock, {
+    tagsOf: (ids) => tagsRepository.labelsOf(ids),
+    likesOf: (ids, viewerId) => likesRepository.factsOf(ids, viewerId),
+  });
   const visibleIds = new VisibleIds(database.db, imagesRepository);
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, storage, logger: app.log });
-  const search = new SearchService(database.db, imagesRepository, presenter);
-  const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage);
+  const search = new SearchService(database.db, imagesRepository, presenter, tagsRepository);
+  const tags = new TagsService({ tags: tagsRepository, images: imagesRepository, presenter, clock });
+  const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
+  const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });
+  const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage, tagsRepository);
   const profileImages = new ProfileImageService({ users, storage, pool: imagePool, clock, tempDir: config.tempDir });
   const templatesRepository = new TemplatesRepository(database.db);
   const templates = new TemplatesService(templatesRepository, clock);
@@ -160,6 +178,10 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   await registerMultipart(app, config.uploads.maxFileBytes);
   registerProfileRoutes(app, authenticate, profiles, profileImages, config.uploads.maxFileBytes);
   registerImageRoutes(app, authenticate, images, search);
+  registerTagRoutes(app, authenticate, tags);
+  registerAdminTagRoutes(app, authenticate, new TagAdminService(tagsRepository));
+  registerLikeRoutes(app, authenticate, likes);
+  registerPresenceRoutes(app, authenticate, presence);
   registerSharingRoutes(app, authenticate, sharing, sharedViews);
   registerTemplateRoutes(app, authenticate, templates);
   registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });

@@ -124,6 +124,39 @@ export interface EmailTemplatesTable {
   updated_at: string;
 }
 
+/** The shared tag vocabulary (DECISIONS §3): trimmed, lower-cased, unique. */
+export interface TagsTable {
+  id: Generated<number>;
+  name: string;
+  /** Number of image_tags rows carrying the tag, kept in step by every write (ranks suggestions). */
+  usage_count: Generated<number>;
+  created_at: string;
+}
+
+/** A tag on an image, per person who added it (an image shows each tag once). */
+export interface ImageTagsTable {
+  image_id: number;
+  tag_id: number;
+  tagged_by: number;
+  /** 'custom' when added as a custom tag from search results. */
+  kind: 'tag' | 'custom';
+  created_at: string;
+}
+
+/** One person's like of one image. */
+export interface LikesTable {
+  image_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+/** "I'm in this photo": a person marked present in an image. */
+export interface PhotoPeopleTable {
+  image_id: number;
+  user_id: number;
+  created_at: string;
+}
+
 export interface DB {
   access_records: AccessRecordsTable;
   access_record_images: AccessRecordImagesTable;
@@ -134,6 +167,10 @@ export interface DB {
   media: MediaTable;
   images: ImagesTable;
   library_state: LibraryStateTable;
+  tags: TagsTable;
+  image_tags: ImageTagsTable;
+  likes: LikesTable;
+  photo_people: PhotoPeopleTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,6 +2,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
+import { forgetTagsOfImages } from '../tags/tags.repository.js';
 import { bumpLibraryVersion } from './library-version.js';
 
 /** An image with its stored picture, as read for presenting. */
@@ -115,6 +116,10 @@ export class ImagesRepository {
       const mediaIds = [
         ...new Set((await trx.selectFrom('images').select('media_id').where('id', 'in', ids).execute()).map((r) => r.media_id)),
       ];
+      // Their tags leave the usage counts; likes and in-photo marks go with them (also by cascade).
+      await forgetTagsOfImages(trx, ids);
+      await trx.deleteFrom('likes').where('image_id', 'in', ids).execute();
+      await trx.deleteFrom('photo_people').where('image_id', 'in', ids).execute();
       await trx.deleteFrom('images').where('id', 'in', ids).execute();
       await bumpLibraryVersion(trx, 'reset');
       return deleteUnusedMedia(trx, mediaIds);

@@ -39,20 +39,20 @@ export class ImagesService {
     const key = `${user.id}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, version);
     if (cached !== undefined) return cached;
-    const json = serialize(await this.pageFrom(ids, page, limit));
+    const json = serialize(await this.pageFrom(user, ids, page, limit));
     this.pages.set(key, version, json);
     return json;
   }
 
   async page(user: AuthUser, page: number, limit: number): Promise<GridPage> {
-    return this.pageFrom((await this.deps.visibleIds.of(user)).ids, page, limit);
+    return this.pageFrom(user, (await this.deps.visibleIds.of(user)).ids, page, limit);
   }
 
-  private async pageFrom(all: VisibleIdList['ids'], page: number, limit: number): Promise<GridPage> {
+  private async pageFrom(user: AuthUser, all: VisibleIdList['ids'], page: number, limit: number): Promise<GridPage> {
     const offset = (page - 1) * limit;
     const rows = await this.deps.images.withMedia(Array.from(all.subarray(offset, offset + limit)));
     return {
-      images: await this.deps.presenter.present(rows),
+      images: await this.deps.presenter.present(rows, user),
       pagination: { currentPage: page, hasMore: offset + limit < all.length, totalImages: all.length },
     };
   }
@@ -60,14 +60,14 @@ export class ImagesService {
   /** The whole visible list for previous/next (newest first, capped for very large libraries). */
   async all(user: AuthUser): Promise<Image[]> {
     const ids = Array.from((await this.deps.visibleIds.of(user)).ids.subarray(0, MAX_UNPAGED_IMAGES));
-    return this.deps.presenter.present(await this.deps.images.withMedia(ids));
+    return this.deps.presenter.present(await this.deps.images.withMedia(ids), user);
   }
 
   async one(user: AuthUser, id: string): Promise<Image> {
     const numeric = parseId(id);
     const row = numeric === undefined ? undefined : await this.deps.images.findVisible(user, numeric);
     if (!row) throw notFound('Image not found');
-    const [image] = await this.deps.presenter.present([row]);
+    const [image] = await this.deps.presenter.present([row], user);
     if (!image) throw notFound('Image not found');
     return image;
   }

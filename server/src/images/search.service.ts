@@ -3,34 +3,50 @@ import { type Kysely, sql } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
+import { normalizeTag } from '../tags/tag-text.js';
+import type { TagsRepository } from '../tags/tags.repository.js';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 
 const MAX_RESULTS = 500;
+/** Tags a query's prefix may stand for (the most used first), so a short query stays one small `in`. */
+const MAX_MATCHED_TAGS = 50;
 
-/** `GET /search?query=`: visible images whose name contains the text (tags join in with the tags domain). */
+/**
+ * `GET /search?query=`: visible images whose file name contains the text, or that carry a tag
+ * starting with it ('bea' finds images tagged 'beach'). Hidden tags find nothing.
+ */
 export class SearchService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly images: ImagesRepository,
     private readonly presenter: ImagePresenter,
+    private readonly tags: TagsRepository,
   ) {}
 
   async search(user: AuthUser, text: string): Promise<Image[]> {
     const needle = text.trim().toLowerCase();
     if (!needle) return [];
     const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const tagIds = (await this.tags.startingWith(normalizeTag(text), MAX_MATCHED_TAGS)).map((tag) => tag.id);
     const rows = await onlyVisible(
       this.db
         .selectFrom('images')
         .select('images.id')
         .where('images.ready', '=', 1)
-        .where(sql<boolean>`lower(images.file_name) like ${pattern} escape '\\'`),
+        .where((eb) =>
+          eb.or([
+            sql<boolean>`lower(images.file_name) like ${pattern} escape '\\'`,
+            ...(tagIds.length > 0
+              ? [eb('images.id', 'in', eb.selectFrom('image_tags').select('image_tags.image_id').where('image_tags.tag_id', 'in', tagIds))]
+              : []),
+          ]),
+        ),
       user,
     )
       .orderBy('images.id', 'desc')
       .limit(MAX_RESULTS)
       .execute();
-    return this.presenter.present(await this.images.withMedia(rows.map((row) => row.id)));
+    return this.presenter.present(await this.images.withMedia(rows.map((row) => row.id)), user);
   }
 }

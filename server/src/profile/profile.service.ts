@@ -7,6 +7,8 @@ import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { MediaStorage } from '../storage/storage.js';
+import type { TagsRepository } from '../tags/tags.repository.js';
+import { MAX_TAG_LIST } from '../tags/tags.service.js';
 import { urlExpiry } from '../storage/url-signer.js';
 
 export class ProfileService {
@@ -16,13 +18,16 @@ export class ProfileService {
     private readonly images: ImagesRepository,
     private readonly presenter: ImagePresenter,
     private readonly storage: MediaStorage,
+    private readonly tags: TagsRepository,
   ) {}
 
   async profile(user: AuthUser): Promise<Profile> {
     const row = await this.load(user);
-    const [image, uploads] = await Promise.all([
+    const [image, uploads, bulkTags] = await Promise.all([
       this.imageUrl(row),
       this.images.uploadedBy(user.id, PROFILE_UPLOADS_LIMIT).then((ids) => this.images.withMedia(ids)),
+      // The tags this person has put on images (the same list as GET /user-tags).
+      this.tags.usedBy(user.id, MAX_TAG_LIST),
     ]);
     return {
       id: String(row.id),
@@ -32,8 +37,8 @@ export class ProfileService {
       role: row.role,
       profileImage: image,
       image,
-      bulkTags: [],
-      userUploadedImages: await this.presenter.present(uploads),
+      bulkTags,
+      userUploadedImages: await this.presenter.present(uploads, user),
     };
   }
 

@@ -3,6 +3,7 @@ import type { DialectName } from '../database.js';
 import { accounts } from './001_accounts.js';
 import { images } from './002_images.js';
 import { visibleSince } from './003_visible_since.js';
+import { tagsLikesPresence } from './004_tags_likes_presence.js';
 import { sharing } from './005_sharing.js';
 
 export interface MigrationContext {
@@ -22,6 +23,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '001_accounts': accounts(context),
     '002_images': images(context),
     '003_visible_since': visibleSince(),
+    '004_tags_likes_presence': tagsLikesPresence(context),
     '005_sharing': sharing(context),
   };
 }

@@ -1,0 +1,78 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { bumpLibraryVersion } from '../images/library-version.js';
+
+export interface LikeFacts {
+  likes: number;
+  liked: boolean;
+}
+
+const CHUNK = 1000;
+
+/** One row per person and liked image (DECISIONS §3: likes are per person). */
+export class LikesRepository {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * Sets the person's like; a change bumps the library version in the same transaction, so cached
+   * gallery pages show the new count. Answers the state afterwards.
+   */
+  async set(imageId: number, userId: number, liked: boolean, now: string): Promise<LikeFacts> {
+    return this.db.transaction().execute(async (trx) => {
+      const result = liked
+        ? await trx
+            .insertInto('likes')
+            .values({ image_id: imageId, user_id: userId, created_at: now })
+            .onConflict((oc) => oc.columns(['image_id', 'user_id']).doNothing())
+            .executeTakeFirst()
+            .then((r) => r.numInsertedOrUpdatedRows ?? 0n)
+        : await trx
+            .deleteFrom('likes')
+            .where('image_id', '=', imageId)
+            .where('user_id', '=', userId)
+            .executeTakeFirst()
+            .then((r) => r.numDeletedRows);
+      if (Number(result) > 0) await bumpLibraryVersion(trx, 'additions');
+      const count = await trx
+        .selectFrom('likes')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('image_id', '=', imageId)
+        .executeTakeFirstOrThrow();
+      return { likes: Number(count.n), liked };
+    });
+  }
+
+  /** Likes of each image and whether `viewerId` is among them: one grouped query per thousand images. */
+  async factsOf(imageIds: readonly number[], viewerId: number | undefined): Promise<Map<number, LikeFacts>> {
+    const facts = new Map<number, LikeFacts>();
+    for (let start = 0; start < imageIds.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('likes')
+        .select((eb) => [
+          'likes.image_id',
+          eb.fn.countAll<number>().as('likes'),
+          eb.fn
+            .sum<number>(eb.case().when('likes.user_id', '=', viewerId ?? -1).then(1).else(0).end())
+            .as('mine'),
+        ])
+        .where('likes.image_id', 'in', imageIds.slice(start, start + CHUNK))
+        .groupBy('likes.image_id')
+        .execute();
+      for (const row of rows) facts.set(row.image_id, { likes: Number(row.likes), liked: Number(row.mine) > 0 });
+    }
+    return facts;
+  }
+
+  /** Images the person liked, most recently liked first. */
+  async likedBy(userId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('likes')
+      .select('image_id')
+      .where('user_id', '=', userId)
+      .orderBy('created_at', 'desc')
+      .orderBy('image_id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.image_id);
+  }
+}

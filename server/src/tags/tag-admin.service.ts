@@ -1,0 +1,48 @@
+import { badRequest, notFound } from '../http/errors.js';
+import { MAX_TAG_LIST } from './tags.service.js';
+import { normalizeTag } from './tag-text.js';
+import type { TagsRepository } from './tags.repository.js';
+
+/**
+ * The admin tag manager (spec §2 Admin tags, §4 Admin tag edit). Only admins reach it: the calls
+ * are declared `access: 'admin'`, so anyone else gets a 404 before this runs.
+ */
+export class TagAdminService {
+  constructor(private readonly tags: TagsRepository) {}
+
+  /** Every shown tag in use; the screen groups and sorts them. */
+  list(): Promise<string[]> {
+    return this.tags.vocabulary(MAX_TAG_LIST);
+  }
+
+  /** Renames a tag; onto a tag that already exists (ignoring case) it is a merge. No change, no write. */
+  async update(oldValue: string, newValue: string): Promise<{ success: boolean; message: string }> {
+    const from = await this.existing(oldValue);
+    const name = normalizeTag(newValue);
+    if (!name) throw badRequest('A tag cannot be empty.');
+    if (name === from.name) return { success: true, message: 'Nothing to change.' };
+    const [into] = await this.tags.byNames([name]);
+    if (into) {
+      await this.tags.merge(from.id, into.id);
+      return { success: true, message: `"${from.name}" merged into "${into.name}".` };
+    }
+    await this.tags.rename(from.id, name);
+    return { success: true, message: `"${from.name}" renamed to "${name}".` };
+  }
+
+  /** Moves every image's `oldValue` tag onto `existingValue` (no duplicates) and forgets `oldValue`. */
+  async merge(oldValue: string, existingValue: string): Promise<{ success: boolean; message: string }> {
+    const from = await this.existing(oldValue);
+    const into = await this.existing(existingValue);
+    if (from.id === into.id) return { success: true, message: 'Nothing to change.' };
+    await this.tags.merge(from.id, into.id);
+    return { success: true, message: `"${from.name}" merged into "${into.name}".` };
+  }
+
+  private async existing(value: string) {
+    const name = normalizeTag(value);
+    const [tag] = name ? await this.tags.byNames([name]) : [];
+    if (!tag) throw notFound(`There is no tag "${value.trim()}".`);
+    return tag;
+  }
+}

@@ -1,0 +1,298 @@
+import type { Kysely, Transaction } from 'kysely';
+import { onlyVisible } from '../access/image-visibility.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { DB, ImageTagsTable } from '../db/schema.js';
+import { bumpLibraryVersion } from '../images/library-version.js';
+
+export type TagKind = ImageTagsTable['kind'];
+export interface TagRef {
+  id: number;
+  name: string;
+  usage_count: number;
+}
+export interface ImageTagLabels {
+  /** Every tag on the image, each once, sorted. */
+  tags: string[];
+  /** Those of them added as custom tags (search results). */
+  customTags: string[];
+}
+
+/** Ids per `in (…)` list: far below both databases' bound-parameter limits. */
+const CHUNK = 1000;
+
+/**
+ * The end of the index range of every name starting with `prefix`: names are compared byte-wise
+ * (SQLite's default, collation "C" on PostgreSQL) and U+10FFFF is the largest character, so
+ * `name >= prefix AND name < prefixEnd(prefix)` needs no LIKE and no escaping.
+ */
+export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
+
+/**
+ * The SQL of the shared tag vocabulary and of tags on images. Tags named in `hidden` (HIDDEN_TAGS)
+ * never come out of a read; writes keep `tags.usage_count` equal to the tag's image_tags rows and
+ * bump the library version in the same transaction, so cached gallery pages show the change.
+ */
+export class TagsRepository {
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly hidden: readonly string[],
+  ) {}
+
+  isHidden(name: string): boolean {
+    return this.hidden.includes(name);
+  }
+
+  /** Tags on at least one image, alphabetically. */
+  async vocabulary(limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('tags')
+      .select('tags.name')
+      .where('tags.usage_count', '>', 0)
+      .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
+      .orderBy('tags.name')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.name);
+  }
+
+  /** Tags starting with `prefix` (already trimmed and lower-cased), most used first: one index range. */
+  async startingWith(prefix: string, limit: number): Promise<TagRef[]> {
+    return this.db
+      .selectFrom('tags')
+      .select(['tags.id', 'tags.name', 'tags.usage_count'])
+      .where('tags.name', '>=', prefix)
+      .where('tags.name', '<', prefixEnd(prefix))
+      .where('tags.usage_count', '>', 0)
+      .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
+      .orderBy('tags.usage_count', 'desc')
+      .orderBy('tags.name')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The tags of these names that exist (hidden ones included: they exist, they are just not listed). */
+  async byNames(names: readonly string[]): Promise<TagRef[]> {
+    if (names.length === 0) return [];
+    return this.db.selectFrom('tags').select(['id', 'name', 'usage_count']).where('name', 'in', names).execute();
+  }
+
+  /** Shown tags of each image, one batched query per thousand images. */
+  async labelsOf(imageIds: readonly number[]): Promise<Map<number, ImageTagLabels>> {
+    const labels = new Map<number, ImageTagLabels>();
+    for (let start = 0; start < imageIds.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('image_tags')
+        .innerJoin('tags', 'tags.id', 'image_tags.tag_id')
+        .select(['image_tags.image_id', 'tags.name', 'image_tags.kind'])
+        .where('image_tags.image_id', 'in', imageIds.slice(start, start + CHUNK))
+        .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
+        .orderBy('tags.name')
+        .execute();
+      for (const row of rows) {
+        let entry = labels.get(row.image_id);
+        if (!entry) labels.set(row.image_id, (entry = { tags: [], customTags: [] }));
+        // Rows come sorted by name, so a repeat (another person's row of the same tag) is the last one.
+        if (entry.tags.at(-1) !== row.name) entry.tags.push(row.name);
+        if (row.kind === 'custom' && entry.customTags.at(-1) !== row.name) entry.customTags.push(row.name);
+      }
+    }
+    return labels;
+  }
+
+  /** Who added each of these tags to the image (for deciding who may remove them). */
+  async taggersOn(imageId: number, tagIds: readonly number[]): Promise<{ tag_id: number; tagged_by: number }[]> {
+    if (tagIds.length === 0) return [];
+    return this.db
+      .selectFrom('image_tags')
+      .select(['tag_id', 'tagged_by'])
+      .where('image_id', '=', imageId)
+      .where('tag_id', 'in', tagIds)
+      .execute();
+  }
+
+  /** Shown tags the person has added to any image, alphabetically. */
+  async usedBy(userId: number, limit: number): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('image_tags')
+      .innerJoin('tags', 'tags.id', 'image_tags.tag_id')
+      .select('tags.name')
+      .distinct()
+      .where('image_tags.tagged_by', '=', userId)
+      .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
+      .orderBy('tags.name')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.name);
+  }
+
+  /** Images the person has tagged, newest first (off the (tagged_by, image_id) index). */
+  async imagesTaggedBy(userId: number, limit: number): Promise<number[]> {
+    const rows = await this.db
+      .selectFrom('image_tags')
+      .select('image_id')
+      .where('tagged_by', '=', userId)
+      .groupBy('image_id')
+      .orderBy('image_id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((row) => row.image_id);
+  }
+
+  /** The shown tags this person added to each of these images, latest first. */
+  async addedBy(userId: number, imageIds: readonly number[]): Promise<Map<number, string[]>> {
+    const added = new Map<number, string[]>();
+    for (let start = 0; start < imageIds.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('image_tags')
+        .innerJoin('tags', 'tags.id', 'image_tags.tag_id')
+        .select(['image_tags.image_id', 'tags.name'])
+        .where('image_tags.tagged_by', '=', userId)
+        .where('image_tags.image_id', 'in', imageIds.slice(start, start + CHUNK))
+        .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
+        .orderBy('image_tags.created_at', 'desc')
+        .orderBy('tags.name')
+        .execute();
+      for (const row of rows) added.set(row.image_id, [...(added.get(row.image_id) ?? []), row.name]);
+    }
+    return added;
+  }
+
+  /**
+   * Ready images the person may see that carry every one of `tagIds`, newest first. The first tag
+   * drives (pass the rarest): its images are walked newest first off (tag_id, image_id), each
+   * checked for the others by primary key, until `limit` are found.
+   */
+  async imagesWithAll(user: AuthUser, tagIds: readonly number[], limit: number): Promise<number[]> {
+    const [driver, ...others] = tagIds;
+    if (driver === undefined) return [];
+    let query = this.db
+      .selectFrom('image_tags')
+      .innerJoin('images', 'images.id', 'image_tags.image_id')
+      .select('image_tags.image_id')
+      .where('image_tags.tag_id', '=', driver)
+      .where('images.ready', '=', 1);
+    for (const other of others) {
+      query = query.where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('image_tags as other')
+            .select('other.image_id')
+            .whereRef('other.image_id', '=', 'image_tags.image_id')
+            .where('other.tag_id', '=', other),
+        ),
+      );
+    }
+    // Several people may have added the driving tag: group to list each image once.
+    const rows = await onlyVisible(query, user).groupBy('image_tags.image_id').orderBy('image_tags.image_id', 'desc').limit(limit).execute();
+    return rows.map((row) => row.image_id);
+  }
+
+  /** Adds the tags (creating new ones) to every image as this person; true if anything was new. */
+  async add(input: { imageIds: readonly number[]; names: readonly string[]; userId: number; kind: TagKind; now: string }): Promise<boolean> {
+    const names = [...new Set(input.names)].sort();
+    return this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('tags')
+        .values(names.map((name) => ({ name, created_at: input.now })))
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      // In id order, so concurrent writers lock tag rows in the same order (no deadlock on PostgreSQL).
+      const tags = await trx.selectFrom('tags').select('id').where('name', 'in', names).orderBy('id').execute();
+      let changed = false;
+      for (const tag of tags) {
+        const result = await trx
+          .insertInto('image_tags')
+          .values(input.imageIds.map((image_id) => ({ image_id, tag_id: tag.id, tagged_by: input.userId, kind: input.kind, created_at: input.now })))
+          .onConflict((oc) => oc.columns(['image_id', 'tag_id', 'tagged_by']).doNothing())
+          .executeTakeFirst();
+        changed = (await addUsage(trx, tag.id, Number(result.numInsertedOrUpdatedRows ?? 0n))) || changed;
+      }
+      if (changed) await bumpLibraryVersion(trx, 'additions');
+      return changed;
+    });
+  }
+
+  /** Takes the tags off the image, whoever added them. */
+  async remove(imageId: number, tagIds: readonly number[]): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      for (const tagId of [...tagIds].sort((a, b) => a - b)) {
+        const result = await trx.deleteFrom('image_tags').where('image_id', '=', imageId).where('tag_id', '=', tagId).executeTakeFirst();
+        await addUsage(trx, tagId, -Number(result.numDeletedRows));
+      }
+      await bumpLibraryVersion(trx, 'additions');
+    });
+  }
+
+  async rename(tagId: number, name: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('tags').set({ name }).where('id', '=', tagId).execute();
+      await bumpLibraryVersion(trx, 'additions');
+    });
+  }
+
+  /**
+   * Moves every image's `from` tag onto `into` (an image that has both keeps one) and forgets
+   * `from`, in one transaction.
+   */
+  async merge(fromId: number, intoId: number): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('image_tags')
+        .columns(['image_id', 'tag_id', 'tagged_by', 'kind', 'created_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('image_tags')
+            .select(['image_id', eb.val(intoId).as('tag_id'), 'tagged_by', 'kind', 'created_at'])
+            // (SQLite needs a WHERE in an INSERT … SELECT followed by ON CONFLICT; this is it.)
+            .where('tag_id', '=', fromId),
+        )
+        .onConflict((oc) => oc.columns(['image_id', 'tag_id', 'tagged_by']).doNothing())
+        .execute();
+      await trx.deleteFrom('image_tags').where('tag_id', '=', fromId).execute();
+      await trx.deleteFrom('tags').where('id', '=', fromId).execute();
+      await trx
+        .updateTable('tags')
+        .set((eb) => ({
+          usage_count: eb.selectFrom('image_tags').select(eb.fn.countAll<number>().as('n')).where('image_tags.tag_id', '=', intoId),
+        }))
+        .where('id', '=', intoId)
+        .execute();
+      await bumpLibraryVersion(trx, 'additions');
+    });
+  }
+}
+
+async function addUsage(trx: Transaction<DB>, tagId: number, delta: number): Promise<boolean> {
+  if (delta === 0) return false;
+  await trx
+    .updateTable('tags')
+    .set((eb) => ({ usage_count: eb('usage_count', '+', delta) }))
+    .where('id', '=', tagId)
+    .execute();
+  return true;
+}
+
+/**
+ * For a delete of images (inside its transaction): takes their tags' rows off the usage counts and
+ * deletes them (the foreign key would cascade, but the counts must follow).
+ */
+export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonly number[]): Promise<void> {
+  for (let start = 0; start < imageIds.length; start += CHUNK) {
+    const ids = imageIds.slice(start, start + CHUNK);
+    await trx
+      .updateTable('tags')
+      .set((eb) => ({
+        usage_count: eb(
+          'usage_count',
+          '-',
+          eb
+            .selectFrom('image_tags')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('image_tags.tag_id', '=', 'tags.id')
+            .where('image_tags.image_id', 'in', ids),
+        ),
+      }))
+      .where('id', 'in', (eb) => eb.selectFrom('image_tags').select('image_tags.tag_id').where('image_tags.image_id', 'in', ids))
+      .execute();
+    await trx.deleteFrom('image_tags').where('image_id', 'in', ids).execute();
+  }
+}

@@ -1,0 +1,125 @@
+import { type Image, tags as tagCalls } from '@photo/contract';
+import type { AuthUser } from '../auth/auth-user.js';
+import { badRequest, notFound } from '../http/errors.js';
+import type { ImagePresenter } from '../images/image-presenter.js';
+import type { ImagesRepository } from '../images/images.repository.js';
+import { requireVisibleImage, requireVisibleImages, stillVisible } from '../images/visible-image.js';
+import { type Clock, isoNow } from '../shared/clock.js';
+import { normalizeTag, normalizeTags } from './tag-text.js';
+import type { TagKind, TagsRepository } from './tags.repository.js';
+
+/** Most tags any list returns (vocabulary, a person's tags): far above a real library's. */
+export const MAX_TAG_LIST = 20_000;
+/** Most images a tag filter or a "my …" list returns, newest first. */
+export const MAX_TAGGED_IMAGES = 1000;
+
+/**
+ * Tagging as one shared vocabulary (DECISIONS §3). Every per-image call works only on images the
+ * person may see (404 naming the id otherwise); bulk calls change all the images or none.
+ */
+export class TagsService {
+  constructor(
+    private readonly deps: { tags: TagsRepository; images: ImagesRepository; presenter: ImagePresenter; clock: Clock },
+  ) {}
+
+  async vocabulary(): Promise<{ tags: string[] }> {
+    return { tags: await this.deps.tags.vocabulary(MAX_TAG_LIST) };
+  }
+
+  /** Spec §3 "Tags response": each image's tags, and those common to every selected image. */
+  async ofSelection(user: AuthUser, imageIds: readonly string[]) {
+    const rows = await requireVisibleImages(this.deps.images, user, imageIds);
+    const labels = await this.deps.tags.labelsOf(rows.map((row) => row.id));
+    const uniqueTags = rows.map((row) => ({ imageId: String(row.id), filteredTags: labels.get(row.id)?.tags ?? [] }));
+    const [first, ...rest] = uniqueTags;
+    const commantags = first ? first.filteredTags.filter((tag) => rest.every((entry) => entry.filteredTags.includes(tag))) : [];
+    return { uniqueTags, commantags };
+  }
+
+  async add(user: AuthUser, imageIds: readonly string[], tags: readonly string[], kind: TagKind): Promise<{ message: string }> {
+    const names = normalizeTags(tags);
+    if (names.length === 0) throw badRequest('Please enter at least one tag.');
+    const rows = await requireVisibleImages(this.deps.images, user, imageIds);
+    await this.deps.tags.add({ imageIds: rows.map((row) => row.id), names, userId: user.id, kind, now: isoNow(this.deps.clock) });
+    const what = names.length === 1 ? `Tag "${names[0]}"` : `${names.length} tags`;
+    return { message: `${what} added to ${rows.length === 1 ? '1 image' : `${rows.length} images`}.` };
+  }
+
+  /** The image-detail input: one tag; answers the image's tags afterwards. */
+  async addOne(user: AuthUser, imageId: string, tag: string): Promise<{ tags: string[] }> {
+    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    await this.deps.tags.add({ imageIds: [row.id], names: normalizeTags([tag]), userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
+    return { tags: (await this.deps.tags.labelsOf([row.id])).get(row.id)?.tags ?? [] };
+  }
+
+  /**
+   * Takes tags off one image, all or none. Allowed for whoever added the tag there, the image's
+   * uploader, or an admin; anyone else gets a 404 (a 403 would sign them out in the spec's client).
+   */
+  async remove(user: AuthUser, imageId: string, tagNames: readonly string[]): Promise<{ message: string }> {
+    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const names = normalizeTags(tagNames);
+    const tags = await this.deps.tags.byNames(names);
+    const taggers = await this.deps.tags.taggersOn(row.id, tags.map((tag) => tag.id));
+    const mayRemoveAny = user.role === 'admin' || row.uploaded_by === user.id;
+    for (const name of names) {
+      const tag = tags.find((t) => t.name === name);
+      const by = taggers.filter((t) => t.tag_id === tag?.id);
+      if (!tag || by.length === 0) throw notFound(`Image ${imageId} has no tag "${name}", so no tag was removed.`);
+      if (!mayRemoveAny && !by.some((t) => t.tagged_by === user.id)) {
+        throw notFound(`The tag "${name}" on image ${imageId} can only be removed by whoever added it, the uploader or an admin, so no tag was removed.`);
+      }
+    }
+    await this.deps.tags.remove(row.id, tags.map((tag) => tag.id));
+    return { message: names.length === 1 ? `Tag "${names[0]}" removed.` : `${names.length} tags removed.` };
+  }
+
+  async usedBy(user: AuthUser): Promise<{ data: string[] }> {
+    return { data: await this.deps.tags.usedBy(user.id, MAX_TAG_LIST) };
+  }
+
+  /** "My Tagged Images": images the person tagged (still visible to them), with the tags they added. */
+  async taggedBy(user: AuthUser) {
+    const candidates = await this.deps.tags.imagesTaggedBy(user.id, MAX_TAGGED_IMAGES);
+    const rows = await stillVisible(this.deps.images, user, candidates);
+    const [images, added] = await Promise.all([
+      this.deps.presenter.present(rows, user),
+      this.deps.tags.addedBy(user.id, rows.map((row) => row.id)),
+    ]);
+    const data = images.flatMap((image) => {
+      const mine = added.get(Number(image._id)) ?? [];
+      // Only hidden tags of theirs on it: nothing to show or filter by.
+      if (mine.length === 0) return [];
+      return [{ image, tags: [...mine].sort(), tagName: mine[0] as string }];
+    });
+    return { data };
+  }
+
+  /** Spec §5: tags starting with the text, most used first, at most five. */
+  async suggestions(query: string): Promise<string[]> {
+    const prefix = normalizeTag(query);
+    if (!prefix) return [];
+    return (await this.deps.tags.startingWith(prefix, tagCalls.MAX_TAG_SUGGESTIONS)).map((tag) => tag.name);
+  }
+
+  /**
+   * The tag filter and the search results (spec §4): visible images carrying every given tag,
+   * newest first, at most MAX_TAGGED_IMAGES. A text query may name several tags separated by commas.
+   */
+  async withAllTags(user: AuthUser, query: string | readonly string[]): Promise<{ images: Image[]; message?: string }> {
+    const names = normalizeTags(typeof query === 'string' ? query.split(',') : query);
+    const tags = names.length === 0 ? [] : await this.deps.tags.byNames(names);
+    // A hidden tag is listed nowhere, so it finds nothing either.
+    const usable = tags.filter((tag) => !this.deps.tags.isHidden(tag.name));
+    if (names.length === 0 || usable.length < names.length) return noImages();
+    // The rarest tag drives the walk: fewest index entries to visit.
+    const ordered = [...usable].sort((a, b) => a.usage_count - b.usage_count).map((tag) => tag.id);
+    const ids = await this.deps.tags.imagesWithAll(user, ordered, MAX_TAGGED_IMAGES);
+    if (ids.length === 0) return noImages();
+    return { images: await this.deps.presenter.present(await this.deps.images.withMedia(ids), user) };
+  }
+}
+
+function noImages(): { images: Image[]; message: string } {
+  return { images: [], message: 'No images found' };
+}
