@@ -5,6 +5,9 @@ import { galleryQueryKey } from '@/lib/images';
 import type { GalleryPage } from './get-gallery';
 import { withoutImages } from './without-images';
 
+/** The contract's bound on imageIds in one tag call. */
+const MAX_IDS_PER_CALL = 1000;
+
 /**
  * Every list but the loaded gallery pages, which would refetch page by page (hundreds of calls
  * after a long scroll). The gallery does not show tags, and deletions are applied to it directly.
@@ -31,7 +34,12 @@ export function useDeleteImages() {
 export function useAddTags() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { tags: string[]; imageIds: string[] }) => callApi(calls.addTags, { body }),
+    mutationFn: async ({ tags, imageIds }: { tags: string[]; imageIds: string[] }) => {
+      // A long scroll can select more images than one call takes; the tags go on in slices.
+      for (let start = 0; start < imageIds.length; start += MAX_IDS_PER_CALL) {
+        await callApi(calls.addTags, { body: { tags, imageIds: imageIds.slice(start, start + MAX_IDS_PER_CALL) } });
+      }
+    },
     onSuccess: () => refreshAllButGallery(queryClient),
   });
 }

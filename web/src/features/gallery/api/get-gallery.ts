@@ -44,7 +44,17 @@ export function useGallery() {
 export const taggedImagesQueryOptions = (tags: string[]) =>
   queryOptions({
     queryKey: ['gallery', 'by-tags', [...tags].sort()],
-    queryFn: async ({ signal }) => (await callApi(calls.headerSearchTags, { body: { query: tags }, signal })).images ?? [],
+    queryFn: async ({ signal }): Promise<Image[]> => {
+      try {
+        return (await callApi(calls.headerSearchTags, { body: { query: tags }, signal })).images ?? [];
+      } catch (error) {
+        // Spec §7: no match may come as a 404 'No images found'; any other failure is logged and
+        // the screen goes back to the loaded list (spec §4).
+        if (isNotFound(error)) return [];
+        if (!isAbortError(error)) console.error('Error filtering by tags:', error);
+        throw error;
+      }
+    },
   });
 
 export function useImagesWithTags(tags: string[]) {

@@ -5,8 +5,8 @@ import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { useAddTags } from '../api/gallery-actions';
-import { useExistingTags } from '../api/get-gallery';
 import { TagChipsInput } from './tag-chips-input';
+import { splitTags } from './tag-text';
 
 /** Gallery Add Tags: chips with suggestions, saved onto every selected image. */
 export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClose: () => void }) {
@@ -14,13 +14,11 @@ export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClo
   const [draft, setDraft] = useState('');
   // Spec §5: with nothing selected the dialog says so at once, instead of after a save attempt.
   const [error, setError] = useState<string | null>(imageIds.length === 0 ? texts.SELECT_ONE_IMAGE : null);
-  const vocabulary = useExistingTags().data ?? [];
   const addTags = useAddTags();
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const typed = draft.trim().toLowerCase();
-    const all = typed && !tags.includes(typed) ? [...tags, typed] : tags;
+    const all = [...new Set([...tags, ...splitTags(draft)])];
     // Spec §5: at least one image and at least one tag.
     if (imageIds.length === 0) return setError(texts.SELECT_ONE_IMAGE);
     if (all.length === 0) return setError(texts.ENTER_ONE_TAG);
@@ -47,7 +45,6 @@ export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClo
           label={`Tags for ${imageIds.length} selected image${imageIds.length === 1 ? '' : 's'}`}
           value={tags}
           onChange={setTags}
-          vocabulary={vocabulary}
           draft={draft}
           onDraftChange={setDraft}
         />

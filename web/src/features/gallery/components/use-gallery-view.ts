@@ -65,8 +65,8 @@ export function useGalleryView(loaded: Image[]) {
     images,
     filtering,
     filterPending: filtering && filtered.isPending,
-    /** Paging goes on only over the plain loaded list. */
-    paging: mode === 'default' || (mode === 'tags' && !filtering),
+    /** Paging goes on only over the plain loaded list (also when a failed filter fell back to it). */
+    paging: mode === 'default' || (mode === 'tags' && (!filtering || filtered.isError)),
     randomize,
     toggleTagPanel,
     closeTagPanel,
