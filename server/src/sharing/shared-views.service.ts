@@ -125,8 +125,9 @@ export class SharedViewsService {
     return this.deps.records.imageIdsOf(sharers.flatMap((s) => s.restrictedIds), MAX_SHARED_LIST);
   }
 
-  private async present(ids: readonly number[], _viewer?: AuthUser): Promise<Image[]> {
-    return this.deps.presenter.present(await this.deps.images.withMedia(ids));
+  /** Without a viewer (the public link page) nobody's own `liked` is shown. */
+  private async present(ids: readonly number[], viewer?: AuthUser): Promise<Image[]> {
+    return this.deps.presenter.present(await this.deps.images.withMedia(ids), viewer ?? null);
   }
 }
 
