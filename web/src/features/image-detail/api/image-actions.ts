@@ -1,11 +1,23 @@
-import { calls } from '@photo/contract';
+import { calls, type Image } from '@photo/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
 import { imageQueryKey } from './get-image';
 
+/** Lists elsewhere that show likes, tags or presence; they refetch when next shown. */
+const favouritesQueryKey = ['profile', 'liked-images'] as const;
+/** The profile's tagged images and the person's own tags. */
+const profileListsQueryKey = ['profile'] as const;
+const photosImInQueryKey = ['photos-im-in'] as const;
+
 export function useLikeImage(id: string) {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (liked: boolean) => callApi(calls.likeImage, { params: { id }, body: { liked } }),
+    onSuccess: (answer) => {
+      // The server's record replaces the local one (spec §4), here and in the cached image.
+      queryClient.setQueryData<Image>(imageQueryKey(id), (image) => (image ? { ...image, likes: answer.likes, liked: answer.liked } : image));
+      return queryClient.invalidateQueries({ queryKey: favouritesQueryKey });
+    },
   });
 }
 
@@ -13,13 +25,22 @@ export function useAddTagToImage(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (tag: string) => callApi(calls.addTagToImage, { params: { id }, body: { tag } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: imageQueryKey(id) }),
+    onSuccess: ({ tags }) => {
+      queryClient.setQueryData<Image>(imageQueryKey(id), (image) => (image ? { ...image, tags } : image));
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: imageQueryKey(id), exact: true }),
+        queryClient.invalidateQueries({ queryKey: profileListsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['tags'] }),
+        queryClient.invalidateQueries({ queryKey: ['tag-suggestions'] }),
+      ]);
+    },
     // Spec §8: tag-add failures are only logged.
     onError: (error) => console.error('Error adding tag:', error),
   });
 }
 
 const inPhotoQueryKey = (id: string) => ['image', id, 'in-photo'] as const;
+const taggedUsersQueryKey = (id: string) => ['image', id, 'people'] as const;
 
 /** Whether I marked myself in this photo; unknown (false) while that call does not exist. */
 export function useIsUserInPhoto(id: string) {
@@ -36,11 +57,32 @@ export function useIsUserInPhoto(id: string) {
   });
 }
 
+/** The names of the people marked in the photo (GET /getTaggedUser/{id}); none when unknown. */
+export function useTaggedUsers(id: string) {
+  return useQuery({
+    queryKey: taggedUsersQueryKey(id),
+    queryFn: async ({ signal }) => {
+      try {
+        return await callApi(calls.getTaggedUsers, { params: { id }, signal });
+      } catch (error) {
+        if (isNotFound(error)) return [];
+        throw error;
+      }
+    },
+  });
+}
+
 export function useMarkInPhoto(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => callApi(calls.markInPhoto, { body: { imageId: id } }),
-    onSuccess: () => queryClient.setQueryData(inPhotoQueryKey(id), true),
+    onSuccess: () => {
+      queryClient.setQueryData(inPhotoQueryKey(id), true);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: taggedUsersQueryKey(id) }),
+        queryClient.invalidateQueries({ queryKey: photosImInQueryKey }),
+      ]);
+    },
     onError: (error) => console.error('Error marking you in the photo:', error),
   });
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { texts } from '@photo/contract';
+import { isSignedIn } from '@/lib/auth';
 import { useLikeImage } from '../api/image-actions';
 
 type LikeState = { liked: boolean; likes: number };
@@ -13,6 +14,9 @@ export function LikeButton({ imageId, initial }: { imageId: string; initial: Lik
   const like = useLikeImage(imageId);
 
   const toggle = () => {
+    // Spec §8: without a token a like is reverted with no message: it stays as it was, and no call
+    // is made that could only fail.
+    if (!isSignedIn()) return;
     const before = state;
     const liked = !before.liked;
     setState({ liked, likes: Math.max(0, before.likes + (liked ? 1 : -1)) });
