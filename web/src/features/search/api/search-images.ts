@@ -26,6 +26,12 @@ export function useAddCustomTags(query: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: BodyInputOf<typeof calls.addUserTags>) => callApi(calls.addUserTags, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: searchQueryKey(query) }),
+    // The results show the new tags; the detail, the profile and the tag lists hold them too.
+    onSuccess: () =>
+      Promise.all(
+        [searchQueryKey(query), ['image'], ['profile'], ['tags'], ['tag-suggestions']].map((queryKey) =>
+          queryClient.invalidateQueries({ queryKey }),
+        ),
+      ),
   });
 }

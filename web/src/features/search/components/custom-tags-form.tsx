@@ -12,7 +12,7 @@ export function parseCustomTags(text: string): string[] {
 
 type CustomTagsFormProps = { query: string; selectedIds: string[]; onDone: () => void };
 
-/** Adds custom tags to the selected search results. */
+/** Adds custom tags to the selected search results; with none selected it says so (spec §5). */
 export function CustomTagsForm({ query, selectedIds, onDone }: CustomTagsFormProps) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -50,7 +50,7 @@ export function CustomTagsForm({ query, selectedIds, onDone }: CustomTagsFormPro
           onChange={(event) => setText(event.target.value)}
         />
       </div>
-      <Button type="submit" disabled={selectedIds.length === 0 || addTags.isPending}>
+      <Button type="submit" disabled={addTags.isPending}>
         Add Tags
       </Button>
       {error ? (
