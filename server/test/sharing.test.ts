@@ -178,6 +178,18 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     expect((await api.put(`/updateUserStatus/${record._id}`, { status: 'yes', type: 'restrictedAccess' }, bob.token)).status).toBe(400);
   });
 
+  it('deleting a shared image takes it out of every share it was in', async () => {
+    const hank = await signUp('hank');
+    const [keep, gone] = await uploadTiny(bob.token, 2);
+    expect((await shareRestricted(bob.token, [keep!, gone!], [hank.email])).status).toBe(200);
+    expect(await galleryIds(hank.token)).toEqual([keep, gone]);
+    expect((await api.post('/api/deleteImages', { imageIds: [gone] }, bob.token)).status).toBe(200);
+    expect(await galleryIds(hank.token)).toEqual([keep]);
+    const withHank = await api.post<{ count: number; images: Image[] }>('/api/shared-with-user', { userName: hank.email }, bob.token);
+    expect(withHank.body.count).toBe(1);
+    expect(withHank.body.images.map((i) => i._id)).toEqual([keep]);
+  });
+
   it('share-all: admins only; the public link shows every image while active, a clear 404 once switched off', async () => {
     const grandma = newPerson('grandma').email;
     const refused = await api.post('/api/share-all', { accessTo: [grandma] }, bob.token);
