@@ -29,3 +29,12 @@ export const taggedImagesQueryOptions = () =>
 
 export const useLikedImages = () => useQuery(likedImagesQueryOptions());
 export const useTaggedImages = () => useQuery(taggedImagesQueryOptions());
+
+/** The tags this person has used (GET /user-tags), for the Filter By list. */
+export const userTagsQueryOptions = () =>
+  queryOptions({
+    queryKey: ['profile', 'user-tags'],
+    queryFn: ({ signal }) => orEmpty(async () => (await callApi(calls.getUserTags, { signal })).data, 'your tags'),
+  });
+
+export const useUserTags = () => useQuery(userTagsQueryOptions());

@@ -33,6 +33,19 @@ describe('edit profile', () => {
     expect(JSON.parse(String(put?.[1]?.body))).toEqual({ username: 'Grace' });
   });
 
+  it('refuses a file that is not an image, and sends nothing for it', async () => {
+    setToken(fakeToken());
+    const fetchMock = stubFetch();
+    const { router } = renderApp('/editProfile');
+    const user = userEvent.setup({ applyAccept: false });
+    await user.upload(await screen.findByLabelText('Profile Image'), new File(['%PDF'], 'cv.pdf', { type: 'application/pdf' }));
+    expect(screen.getByRole('alert')).toHaveTextContent('Please choose an image file.');
+    expect(screen.queryByRole('img', { name: 'Preview of the new profile image' })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Update Profile' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'));
+    expect(urls(fetchMock)).not.toContain('POST /upload-profile-image');
+  });
+
   it('uploads a chosen picture as multipart profileImage, without a name', async () => {
     setToken(fakeToken());
     const fetchMock = stubFetch({ 'POST /upload-profile-image': { body: { message: 'ok', profileImage: '/media/p.jpg' } } });

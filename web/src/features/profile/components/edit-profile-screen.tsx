@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, LinkButton } from '@/components/ui/button';
-import { TextField } from '@/components/ui/form-field';
+import { FormError, TextField } from '@/components/ui/form-field';
 import { Page, PageHeading } from '@/components/ui/page';
 import { paths } from '@/config/paths';
 import { useObjectUrl } from '@/hooks/use-object-url';
@@ -13,6 +13,19 @@ export function EditProfileScreen() {
   const [image, setImage] = useState<File | null>(null);
   const preview = useObjectUrl(image);
   const update = useUpdateProfile();
+  const [fileError, setFileError] = useState<string | null>(null);
+
+  // Spec §2: images only. The picker offers only images, but "All files" can still be chosen.
+  const chooseImage = (file: File | null, input: HTMLInputElement) => {
+    if (file && !file.type.startsWith('image/')) {
+      setFileError('Please choose an image file.');
+      setImage(null);
+      input.value = '';
+      return;
+    }
+    setFileError(null);
+    setImage(file);
+  };
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,9 +50,10 @@ export function EditProfileScreen() {
           name="profileImage"
           type="file"
           accept="image/*"
-          onChange={(event) => setImage(event.target.files?.[0] ?? null)}
+          onChange={(event) => chooseImage(event.target.files?.[0] ?? null, event.target)}
           className="file:mr-3 file:rounded-md file:border-0 file:bg-indigo-50 file:px-3 file:py-1 file:text-indigo-700"
         />
+        <FormError>{fileError}</FormError>
         {preview ? (
           <img src={preview} alt="Preview of the new profile image" className="size-32 rounded-full object-cover" />
         ) : null}

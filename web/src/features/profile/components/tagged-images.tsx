@@ -1,22 +1,36 @@
-import { useId, useState } from 'react';
+import { useId, useMemo, useState } from 'react';
 import type { Image } from '@photo/contract';
 import { EmptyState } from '@/components/ui/empty-state';
+import { useUserTags } from '../api/get-profile-images';
 import { ProfileImageGrid } from './profile-image-grid';
 
 type TaggedEntry = { image: Image; tags: string[] };
 
 const ALL_MY_TAGS = 'All My Tags';
 
+/**
+ * The Filter By choices: the tags this person used (GET /user-tags) that are on a tagged image here,
+ * else every tag of these images; once each ignoring case, sorted case-insensitively (spec §9).
+ */
+export function filterChoices(myTags: string[], entries: TaggedEntry[]): string[] {
+  const onImages = new Map(entries.flatMap((entry) => entry.tags).map((tag) => [tag.toLowerCase(), tag]));
+  const mine = myTags.filter((tag) => onImages.has(tag.toLowerCase()));
+  const chosen = mine.length > 0 ? mine : [...onImages.values()];
+  const byKey = new Map(chosen.map((tag) => [tag.toLowerCase(), tag]));
+  return [...byKey.values()].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+}
+
 /** "My Tagged Images" with the Filter By choice (spec §2: case-insensitive on an image's tags). */
 export function TaggedImages({ entries }: { entries: TaggedEntry[] }) {
   const [filter, setFilter] = useState(ALL_MY_TAGS);
   const selectId = useId();
+  const myTags = useUserTags().data;
+  const tagNames = useMemo(() => filterChoices(myTags ?? [], entries), [myTags, entries]);
 
   if (entries.length === 0) {
     return <EmptyState title="No tagged images yet" text="Images you add tags to show up here." />;
   }
 
-  const tagNames = [...new Set(entries.flatMap((entry) => entry.tags))].sort((a, b) => a.localeCompare(b));
   const wanted = filter.toLowerCase();
   const shown =
     filter === ALL_MY_TAGS
