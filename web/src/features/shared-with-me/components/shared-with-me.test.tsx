@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { texts } from '@photo/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/auth-token';
-import { fakeToken, stubFetch } from '@/testing/fetch-stub';
+import { fakeToken, stubFetch, type StubResponse } from '@/testing/fetch-stub';
 import { makeImage } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 
@@ -25,7 +25,7 @@ const sharedWithMe = {
   userAccessData: [makeImage('i1', { width: 300, height: 600 }), makeImage('i2')],
 };
 
-function signedIn(answer: Parameters<typeof stubFetch>[0][string] = { body: sharedWithMe }) {
+function signedIn(answer: StubResponse = { body: sharedWithMe }) {
   setToken(fakeToken());
   return stubFetch({ 'GET /sharedWithMe': answer });
 }
