@@ -6,12 +6,15 @@
 //   3. N media + N images rows inserted straight into the database (one transaction on SQLite;
 //      multi-row INSERT … SELECT FROM unnest(…) on PostgreSQL), all 'ready', with plausible keys,
 //      ThumbHash placeholders, sizes and EXIF facts. No image files exist: the gallery only reads rows.
+//   4. a vocabulary of 10,000 tags and 3–7 tags per image (~5 on average, Zipf popularity: 'beach'
+//      is on ~40% of the images, most tags on a few), with the tags' usage counts.
 //
 //   node bench/make-library.mjs [--count 100000] [--data-dir DIR] [--postgres postgres://…/bench_library] [--force]
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tagsOfImage, vocabulary, zipfCumulative } from './lib/vocabulary.mjs';
 import {
   DEFAULT_LIBRARY_DIR,
   DEFAULT_LIBRARY_PG_DIR,
@@ -25,6 +28,7 @@ import {
 } from './lib/common.mjs';
 
 export const DEFAULT_COUNT = 100_000;
+export const VOCABULARY_SIZE = 10_000;
 
 /** Builds the library; resolves to { count, seconds, dataDir, database }. */
 export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, force = false, log = console.log } = {}) {
@@ -50,11 +54,12 @@ export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, fo
 
   const insert = postgres ? insertPostgres : insertSqlite;
   await insert({ dataDir, postgres, count });
-  step(`${count.toLocaleString('en')} media + images rows inserted`);
+  step(`${count.toLocaleString('en')} media + images rows inserted, with ${VOCABULARY_SIZE.toLocaleString('en')} tags`);
 
   const seconds = (performance.now() - started) / 1000;
   const info = {
     count,
+    tags: VOCABULARY_SIZE,
     schema: schemaFingerprint(),
     database: postgres ? redact(postgres) : path.relative(root, path.join(dataDir, 'photos.sqlite')),
     admin: { email: LIBRARY_ADMIN.email, password: LIBRARY_ADMIN.password },
@@ -143,6 +148,24 @@ async function* rows(count, adminId) {
   }
 }
 
+/** The vocabulary and image-tag rows (column arrays: 500,000 row objects would be ~100 MB). */
+function tagRows(count) {
+  const names = vocabulary(VOCABULARY_SIZE);
+  const cumulative = zipfCumulative(names.length);
+  const usage = new Int32Array(names.length);
+  const created = new Date(Date.UTC(2025, 0, 1)).toISOString();
+  const imageTags = { image_id: [], tag_id: [] };
+  for (let i = 1; i <= count; i += 1) {
+    for (const t of tagsOfImage(i, names.length, cumulative)) {
+      imageTags.image_id.push(i);
+      imageTags.tag_id.push(t + 1);
+      usage[t] += 1;
+    }
+  }
+  const tags = names.map((name, t) => ({ id: t + 1, name, usage_count: usage[t], created_at: created }));
+  return { tags, imageTags, created };
+}
+
 const MEDIA_COLUMNS = [
   'id', 'content_hash', 'mime', 'byte_size', 'status', 'width', 'height', 'placeholder', 'taken_at', 'camera', 'gps_latitude',
   'gps_longitude', 'original_key', 'display_key', 'thumbnail_key', 'created_at', 'claimed_at',
@@ -164,11 +187,16 @@ async function insertSqlite({ dataDir, count }) {
     const insertImage = db.prepare(`INSERT INTO images (${IMAGE_COLUMNS.join(', ')}) VALUES (${IMAGE_COLUMNS.map((c) => `@${c}`).join(', ')})`);
     const all = [];
     for await (const row of rows(count, admin.id)) all.push(row);
+    const { tags, imageTags, created } = tagRows(count);
+    const insertTag = db.prepare('INSERT INTO tags (id, name, usage_count, created_at) VALUES (@id, @name, @usage_count, @created_at)');
+    const insertImageTag = db.prepare(`INSERT INTO image_tags (image_id, tag_id, tagged_by, kind, created_at) VALUES (?, ?, ?, 'tag', ?)`);
     db.transaction(() => {
       for (const { media, image } of all) {
         insertMedia.run(media);
         insertImage.run(image);
       }
+      for (const tag of tags) insertTag.run(tag);
+      for (let k = 0; k < imageTags.image_id.length; k += 1) insertImageTag.run(imageTags.image_id[k], imageTags.tag_id[k], admin.id, created);
     })();
     // The server never runs ANALYZE, so neither do we: the library looks like one grown by uploads.
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -215,7 +243,18 @@ async function insertPostgres({ postgres, count }) {
       await flush('media', MEDIA_COLUMNS, media);
       await flush('images', IMAGE_COLUMNS, images);
     }
-    for (const table of ['media', 'images']) {
+    const { tags, imageTags, created } = tagRows(count);
+    await client.query('INSERT INTO tags (id, name, usage_count, created_at) SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::text[])', [
+      tags.map((t) => t.id), tags.map((t) => t.name), tags.map((t) => t.usage_count), tags.map((t) => t.created_at),
+    ]);
+    for (let k = 0; k < imageTags.image_id.length; k += 100_000) {
+      const ids = imageTags.image_id.slice(k, k + 100_000);
+      await client.query(
+        `INSERT INTO image_tags (image_id, tag_id, tagged_by, kind, created_at) SELECT i, t, $3::int, 'tag', $4::text FROM unnest($1::int[], $2::int[]) AS u(i, t)`,
+        [ids, imageTags.tag_id.slice(k, k + 100_000), admin.id, created],
+      );
+    }
+    for (const table of ['media', 'images', 'tags']) {
       await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
     }
     await client.query('COMMIT');
@@ -223,6 +262,8 @@ async function insertPostgres({ postgres, count }) {
     // planner and the visibility map for index-only scans.
     await client.query('VACUUM ANALYZE media');
     await client.query('VACUUM ANALYZE images');
+    await client.query('VACUUM ANALYZE tags');
+    await client.query('VACUUM ANALYZE image_tags');
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The performance benchmark: ingest, gallery and memory, in one run, against the built server.
+// The performance benchmark: ingest, gallery (with tag suggestions and the tag filter) and memory,
+// in one run, against the built server.
 // Prints tables and writes bench/results/latest.json.
 //
 //   node bench/run.mjs [--only ingest|gallery|memory] [--quick] [--postgres postgres://…/bench_library]
@@ -141,8 +142,9 @@ if (results.gallery?.length) {
     const page1 = g.endpoints.find((e) => e.name === 'page 1');
     for (const e of g.endpoints) {
       const cpuCell = e.databaseCpuMsPerRequest === undefined ? e.serverCpuMsPerRequest : `${e.serverCpuMsPerRequest} + ${e.databaseCpuMsPerRequest}`;
-      rows.push([g.backend, e.path, e.p50, e.p99, e.requestsPerSecond, cpuCell, e.otherLoadCores, e.errors, `p99 ≤ ${TARGETS.galleryP99Ms} ms`,
-        verdict(`gallery ${g.backend} ${e.name}: p99 ms`, e.p99, TARGETS.galleryP99Ms, { unit: ' ms', otherLoad: [e.otherLoadCores] })]);
+      const target = e.p99TargetMs ?? TARGETS.galleryP99Ms;
+      rows.push([g.backend, e.path, e.p50, e.p99, e.requestsPerSecond, cpuCell, e.otherLoadCores, e.errors, `p99 ≤ ${target} ms`,
+        verdict(`gallery ${g.backend} ${e.name}: p99 ms`, e.p99, target, { unit: ' ms', otherLoad: [e.otherLoadCores] })]);
     }
     const deep = g.endpoints.find((e) => e.name === 'page 2000');
     if (page1 && deep) {

@@ -6,12 +6,17 @@ import autocannon from 'autocannon';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_LIBRARY_DIR, DEFAULT_LIBRARY_PG_DIR, LIBRARY_ADMIN, benchDir, cpuSeconds, freePort, makeTempDir, removeTempDir, request, signIn, startServer, trackChild, watchOtherLoad } from './common.mjs';
-import { DEFAULT_COUNT, makeLibrary, schemaFingerprint } from '../make-library.mjs';
+import { DEFAULT_COUNT, VOCABULARY_SIZE, makeLibrary, schemaFingerprint } from '../make-library.mjs';
 
 export const GALLERY_PATHS = [
-  { name: 'page 1', path: '/api/gridimages?page=1&limit=50', auth: true },
-  { name: 'page 2000', path: '/api/gridimages?page=2000&limit=50', auth: true },
+  { name: 'page 1', path: '/api/gridimages?page=1&limit=50', auth: true, images: 50 },
+  { name: 'page 2000', path: '/api/gridimages?page=2000&limit=50', auth: true, images: 50 },
   { name: 'health', path: '/api/health', auth: false },
+  // Typing in a tag box: 'be' matches hundreds of the 10,000 tags ('beach', 'beach 2019', 'berlin', …).
+  { name: 'tag suggestions', path: '/api/search/suggestions?query=be', auth: true, p99TargetMs: 20, check: (json) => json.length === 5 },
+  // The gallery's tag filter: two tags that are both common (~16% and ~10% of the library). One click
+  // that replaces the whole grid with up to the result bound, so its target is looser than a page's.
+  { name: 'tag filter', p99TargetMs: 100, path: '/api/headerSearchTags', method: 'POST', body: { query: ['summer', 'spring'] }, auth: true, check: (json) => json.images?.length > 0 },
 ];
 
 /** Builds the library unless a complete one of `count` images is already there. */
@@ -21,7 +26,7 @@ export async function ensureLibrary({ backend, postgres, count = DEFAULT_COUNT, 
   const infoFile = path.join(dataDir, 'library.json');
   const info = existsSync(infoFile) ? JSON.parse(readFileSync(infoFile, 'utf8')) : undefined;
   const schema = schemaFingerprint();
-  if (present === count && info?.count === count && info?.schema === schema) return { dataDir, built: false };
+  if (present === count && info?.count === count && info?.schema === schema && info?.tags === VOCABULARY_SIZE) return { dataDir, built: false };
   const why = info && info.schema !== schema ? 'the server\'s migrations changed since it was built' : `found ${present ?? 'none'}`;
   log(`  building the ${count.toLocaleString('en')}-image ${backend} library (${why})...`);
   const made = await makeLibrary({ count, dataDir, postgres: backend === 'postgres' ? postgres : undefined, log: () => {} });
@@ -82,24 +87,30 @@ export async function benchGallery({ backend, postgres, duration = 10, warmup = 
     const token = await signIn(server.url, LIBRARY_ADMIN);
     for (const target of GALLERY_PATHS) {
       const headers = target.auth ? { authorization: `Bearer ${token}` } : {};
-      // One plain request first: the page must be what we think it is.
-      const check = await request(`${server.url}${target.path}`, { headers });
+      const method = target.method ?? 'GET';
+      const body = target.body ? JSON.stringify(target.body) : undefined;
+      if (body) headers['content-type'] = 'application/json';
+      const call = { url: `${server.url}${target.path}`, method, headers, ...(body ? { body } : {}) };
+      // One plain request first: the answer must be what we think it is.
+      const check = await request(call.url, { method, headers, ...(target.body ? { body: target.body } : {}) });
       if (check.status !== 200) throw new Error(`${target.path} answered ${check.status}: ${check.text.slice(0, 200)}`);
-      if (target.auth && check.json.images.length !== 50) throw new Error(`${target.path} returned ${check.json.images.length} images, not 50`);
-      if (warmup > 0) await cannon({ url: `${server.url}${target.path}`, headers, connections, duration: warmup });
+      if (target.images && check.json.images.length !== target.images) throw new Error(`${target.path} returned ${check.json.images.length} images, not ${target.images}`);
+      if (target.check && !target.check(check.json)) throw new Error(`${target.path} answered something unexpected: ${check.text.slice(0, 200)}`);
+      if (warmup > 0) await cannon({ ...call, connections, duration: warmup });
       const runs = [];
       for (let round = 0; round < repeat; round += 1) {
         const dbPids = backends ? await backends.pids() : [];
         const cpuBefore = cpuSeconds(server.pid);
         const dbBefore = sumCpu(dbPids);
         const load = watchOtherLoad();
-        const r = await cannon({ url: `${server.url}${target.path}`, headers, connections, duration });
+        const r = await cannon({ ...call, connections, duration });
         const cpu = cpuSeconds(server.pid) - cpuBefore;
         const dbCpu = backends ? sumCpu(dbPids) - dbBefore : 0;
         const perRequest = (seconds) => (r.requests.total ? Number(((seconds * 1000) / r.requests.total).toFixed(3)) : null);
         runs.push({
           name: target.name,
-          path: target.path,
+          path: target.method ? `${target.method} ${target.path}` : target.path,
+          ...(target.p99TargetMs ? { p99TargetMs: target.p99TargetMs } : {}),
           ...latencyRow(r),
           // The server's own CPU time per request: unlike latency, hardly moved by other load on the machine.
           serverCpuMsPerRequest: perRequest(cpu),
@@ -171,9 +182,9 @@ export async function benchBaseline({ duration = 10, warmup = 2, connections = 3
   }
 }
 
-function cannon({ url, headers, connections, duration }) {
+function cannon({ url, method = 'GET', headers, body, connections, duration }) {
   return new Promise((resolve, reject) => {
-    autocannon({ url, headers, connections, duration }, (error, result) => (error ? reject(error) : resolve(result)));
+    autocannon({ url, method, headers, ...(body ? { body } : {}), connections, duration }, (error, result) => (error ? reject(error) : resolve(result)));
   });
 }
 
