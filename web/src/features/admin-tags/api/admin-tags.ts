@@ -35,6 +35,13 @@ export function useEditTag() {
       await callApi(calls.adminUpdateTag, { body: { oldTagValue, newTagValue } });
       return 'renamed' as const;
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: adminTagsQueryKey }),
+    // The list changes at once (a merged tag disappears, a renamed one takes its new name), then
+    // is read again: the server trims and lower-cases what it stores.
+    onSuccess: (result, { oldTagValue, newTagValue }) =>
+      queryClient.setQueryData<string[]>(adminTagsQueryKey, (tags) =>
+        tags?.flatMap((tag) => (tag !== oldTagValue ? [tag] : result === 'merged' ? [] : [newTagValue])),
+      ),
+    // Every other tag list and image shows the new names too.
+    onSettled: () => queryClient.invalidateQueries(),
   });
 }

@@ -32,7 +32,10 @@ export function AdminTagsScreen() {
 
   const allTags = tags.data ?? [];
   const groups = groupTags(allTags);
-  const shownGroups = [...groups].filter(([key]) => letter === null || key === letter);
+  // In index order: # first, then A to Z, whatever the tags' own sort order puts first.
+  const shownGroups = INDEX_KEYS.filter((key) => groups.has(key) && (letter === null || key === letter)).map(
+    (key) => [key, groups.get(key)!] as const,
+  );
 
   return (
     <Page>
@@ -42,6 +45,7 @@ export function AdminTagsScreen() {
       <nav aria-label="Tag index" className="mb-6 flex flex-wrap gap-1">
         {INDEX_KEYS.map((key) => {
           const hasTags = groups.has(key);
+          // Spec §2: with a letter chosen, the other letters are dimmed.
           return (
             <button
               key={key}
@@ -49,8 +53,8 @@ export function AdminTagsScreen() {
               aria-pressed={letter === key}
               onClick={() => setLetter(letter === key ? null : key)}
               className={`size-8 rounded-md text-sm font-semibold focus-visible:outline-2 focus-visible:outline-indigo-600 ${
-                letter === key ? 'bg-indigo-600 text-white' : hasTags ? 'bg-white text-slate-800 ring-1 ring-slate-300' : 'text-slate-300'
-              }`}
+                letter === key ? 'bg-indigo-600 text-white' : hasTags ? 'bg-white text-slate-800 ring-1 ring-slate-300' : 'text-slate-400'
+              } ${letter !== null && letter !== key ? 'opacity-40' : ''}`}
             >
               {key}
             </button>

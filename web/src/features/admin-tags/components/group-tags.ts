@@ -3,7 +3,8 @@ export const INDEX_KEYS = [NON_LETTER_GROUP, ...'ABCDEFGHIJKLMNOPQRSTUVWXYZ'] as
 
 /** The index key of a tag: its first letter, or # for anything else (spec §2 Admin tags). */
 export function groupKey(tag: string): string {
-  const first = tag.trim().charAt(0).toUpperCase();
+  // An accented letter goes under its plain letter (é under E).
+  const first = tag.trim().charAt(0).normalize('NFD').charAt(0).toUpperCase();
   return first >= 'A' && first <= 'Z' ? first : NON_LETTER_GROUP;
 }
 
