@@ -147,6 +147,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     images: imagesRepository,
     links: new ShareLinks(secret),
     notifier: new ShareNotifier({ mailer, templates: templatesRepository, logger: app.log }),
+    throttle,
     clock,
     publicUrl,
   });

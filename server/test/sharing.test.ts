@@ -117,6 +117,22 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     expect((await api.post('/api/share-restricted', { imageIds: [bobIds[0]], emails: [carol.email] })).status).toBe(401);
   });
 
+  it('limits share mail per sharer (300 recipients an hour), refusing the share that goes over before writing it', async () => {
+    const ivan = await signUp('ivan');
+    const [id] = await uploadTiny(ivan.token, 1);
+    for (let call = 0; call < 6; call += 1) {
+      const fifty = Array.from({ length: 50 }, () => newPerson('bulk').email);
+      expect((await shareRestricted(ivan.token, [id!], fifty)).status).toBe(200);
+    }
+    const over = newPerson('over').email;
+    const refused = await shareRestricted(ivan.token, [id!], [over]);
+    expect(refused.status).toBe(429);
+    expect(refused.body.message).toBe('Too many share e-mails from your account in the last hour. Please try again later.');
+    expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await accessData(ivan.token)).restrictedAccessUserData.map((r) => r.accessTo)).not.toContain(over);
+    expect((await accessData(ivan.token)).restrictedAccessUserData).toHaveLength(300);
+  });
+
   it('lists who shared what with me, grouped by sharer, with thumbnails', async () => {
     const res = await api.get<{
       hasAccess: boolean;

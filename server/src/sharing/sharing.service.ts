@@ -2,6 +2,7 @@ import type { AccessType } from '@photo/contract';
 import type { Kysely } from 'kysely';
 import { mayShareAll, mayShareSelectively } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { LimitRule, Throttle } from '../auth/throttle.js';
 import type { DB } from '../db/schema.js';
 import { badRequest, notFound } from '../http/errors.js';
 import { bumpLibraryVersion } from '../images/library-version.js';
@@ -17,9 +18,21 @@ export interface SharingServiceDeps {
   images: ImagesRepository;
   links: ShareLinks;
   notifier: ShareNotifier;
+  throttle: Throttle;
   clock: Clock;
   publicUrl: string;
 }
+
+/**
+ * Share mail goes to any address with text the sharer wrote, so an account must not become a spam
+ * relay: each recipient of a share counts, per sharer and hour, across processes (database-kept).
+ */
+export const shareMailLimit: LimitRule = {
+  name: 'share-mail',
+  max: 300,
+  windowSeconds: 3600,
+  message: 'Too many share e-mails from your account in the last hour. Please try again later.',
+};
 
 const kindOf: Record<AccessType, AccessKind> = { allAccess: 'all', restrictedAccess: 'restricted' };
 
@@ -35,6 +48,7 @@ export class SharingService {
     if (!mayShareAll(user)) throw notFound();
     const { db, records, links, clock, publicUrl } = this.deps;
     const recipients = this.recipients(user, emails);
+    await this.countMails(user, recipients);
     const now = isoNow(clock);
     const notices = await db.transaction().execute(async (trx) => {
       const granted: ShareNotice[] = [];
@@ -65,16 +79,17 @@ export class SharingService {
   async shareRestricted(user: AuthUser, imageIds: readonly string[], emails: readonly string[]): Promise<{ message: string }> {
     const { db, records, images, clock, publicUrl } = this.deps;
     const recipients = this.recipients(user, emails);
-    const ids = [...new Set(imageIds)];
-    const numeric = ids.map((id) => parseId(id) ?? -1);
+    const asked = [...new Set(imageIds)];
+    const numeric = [...new Set(asked.map((id) => parseId(id) ?? -1))];
     const visible = new Map((await images.visibleAmong(user, numeric)).map((row) => [row.id, row]));
-    for (const [index, id] of numeric.entries()) {
-      const image = visible.get(id);
-      if (!image) throw notFound(`Image ${ids[index]} was not found, so nothing was shared.`);
+    for (const id of asked) {
+      const image = visible.get(parseId(id) ?? -1);
+      if (!image) throw notFound(`Image ${id} was not found, so nothing was shared.`);
       if (!mayShareSelectively(user, image)) {
-        throw notFound(`Image ${ids[index]} can only be shared by the person who uploaded it, so nothing was shared.`);
+        throw notFound(`Image ${id} can only be shared by the person who uploaded it, so nothing was shared.`);
       }
     }
+    await this.countMails(user, recipients);
     const now = isoNow(clock);
     await db.transaction().execute(async (trx) => {
       for (const email of recipients) {
@@ -116,6 +131,11 @@ export class SharingService {
     const unique = [...new Set(emails)];
     if (unique.includes(user.email)) throw badRequest('You already see your own images; share them with someone else.');
     return unique;
+  }
+
+  /** Counts the mails a share is about to send; over the limit it is refused before anything is written. */
+  private async countMails(user: AuthUser, recipients: readonly string[]): Promise<void> {
+    for (let i = 0; i < recipients.length; i += 1) await this.deps.throttle.consume(shareMailLimit, String(user.id));
   }
 }
 
