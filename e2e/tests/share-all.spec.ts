@@ -37,7 +37,7 @@ test('the admin shares everything with grandma: she gets the link by mail, sees 
   await visitor.page.goto(link);
   await expect(visitor.page.getByRole('heading', { name: 'Shared Images' })).toBeVisible();
   const shared = visitor.page.getByRole('list', { name: 'Shared images' });
-  for (const name of names) await expect(shared.getByRole('img', { name })).toBeVisible();
+  for (const name of names) await expect(shared.getByRole('img', { name, exact: true })).toBeVisible();
   await expect.poll(() => shared.getByRole('img', { name: names[0] }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   expect(await visitor.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   await expect(visitor.page).toHaveURL(link);
@@ -45,7 +45,7 @@ test('the admin shares everything with grandma: she gets the link by mail, sees 
   // She signs up with that address: her gallery has the library, and /sharedMedia names the admin.
   await signUpInBrowser(visitor.page, grandma);
   const gallery = visitor.page.getByRole('list', { name: 'Gallery' });
-  for (const name of names) await expect(gallery.getByRole('img', { name })).toBeVisible();
+  for (const name of names) await expect(gallery.getByRole('img', { name, exact: true })).toBeVisible();
   await visitor.page.goto('/sharedMedia');
   const folder = visitor.page.getByRole('link', { name: new RegExp(`Shared By\\s*${app.admin.username}`) });
   await expect(folder).toBeVisible();

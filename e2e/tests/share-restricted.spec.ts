@@ -118,6 +118,15 @@ test('bob shares 12 photos with two people through his default template; a recip
   expect(await galleryIds(app.url, annToken)).toEqual([]);
   expect([...(await galleryIds(app.url, cyToken))].sort()).toEqual([...sharedIds].sort());
   await annSide.context.close();
+
+  // Cy's /shared/:token grid lists the 12 photos shared with him, each opening its detail.
+  const cySide = await freshPage(browser, app.url);
+  await signInAs(cySide.page, cyToken);
+  await cySide.page.goto('/shared/from-bob');
+  const cyGrid = cySide.page.getByRole('list', { name: 'Shared images' });
+  await expect(cyGrid.getByRole('link').first()).toHaveAttribute('href', `/image/${sharedIds[0]}`);
+  await expect.poll(() => cyGrid.getByRole('listitem').first().getAttribute('aria-setsize')).toBe('12');
+  await cySide.context.close();
 });
 
 test('a person who shared nothing, or had nothing shared, sees the empty texts', async ({ page, app }) => {
