@@ -83,4 +83,26 @@ describe('gallery sharing', () => {
     expect(screen.queryByText(texts.EMAIL_SENT)).not.toBeInTheDocument();
     expect(input).toHaveValue('not-an-address');
   });
+
+  it('a share refreshes the folders of people I shared with', async () => {
+    let people: { sharedWith: string; countImages: number }[] = [];
+    const { user, router, fetchMock } = openGallery('user', {
+      'GET /api/users-i-shared-with': () => ({ body: { sharedUsers: people, count: people.length } }),
+      'POST /api/share-restricted': () => {
+        people = [{ sharedWith: 'ann@example.com', countImages: 1 }];
+        return { body: { message: 'Shared' } };
+      },
+    });
+    await router.navigate('/users-i-sharedWith');
+    expect(await screen.findByRole('heading', { name: texts.NOTHING_SHARED_YET })).toBeInTheDocument();
+    await router.navigate('/');
+    await user.click(await screen.findByRole('checkbox', { name: 'Select photo-a.jpg' }));
+    await user.click(screen.getByRole('button', { name: 'Selective Access' }));
+    await user.type(screen.getByRole('textbox', { name: 'Share 1 image with' }), 'ann@example.com');
+    await user.click(screen.getByRole('button', { name: 'Share' }));
+    await screen.findByText(texts.EMAIL_SENT);
+    await router.navigate('/users-i-sharedWith');
+    expect(await screen.findByRole('link', { name: /Shared With\s*ann@example\.com/ })).toHaveTextContent('Files: 1');
+    expect(fetchMock.mock.calls.filter(([url]) => String(url) === '/api/users-i-shared-with')).toHaveLength(2);
+  });
 });

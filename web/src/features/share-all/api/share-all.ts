@@ -1,10 +1,13 @@
 import { calls } from '@photo/contract';
-import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
+import { invalidateSharingLists } from '@/lib/share-images';
 
 export function useShareAll() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (email: string) => callApi(calls.shareAll, { body: { accessTo: [email] } }),
+    onSuccess: () => invalidateSharingLists(queryClient),
   });
 }
 

@@ -1,12 +1,13 @@
 import { calls, type ResponseOf } from '@photo/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
+import { sharingQueryKeys } from '@/lib/share-images';
 
 type UsersISharedWith = ResponseOf<typeof calls.usersISharedWith>;
 
 export const usersISharedWithQueryOptions = () =>
   queryOptions({
-    queryKey: ['users-i-shared-with'],
+    queryKey: sharingQueryKeys.usersISharedWith,
     queryFn: async ({ signal }): Promise<UsersISharedWith> => {
       try {
         return await callApi(calls.usersISharedWith, { signal });

@@ -1,11 +1,12 @@
 import { calls, type AccessType, type ResponseOf } from '@photo/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
+import { sharingQueryKeys } from '@/lib/share-images';
 
 type AccessData = ResponseOf<typeof calls.getUserAccessData>;
 export type AccessRecord = AccessData['allAccessUserData'][number];
 
-const accessDataQueryKey = ['user-access-data'] as const;
+const accessDataQueryKey = sharingQueryKeys.accessData;
 
 export const accessDataQueryOptions = () =>
   queryOptions({
