@@ -75,12 +75,14 @@ export class AccessRecordsRepository {
       .executeTakeFirst();
   }
 
-  async ownedBy(ownerId: number): Promise<OwnedRecord[]> {
+  /** The owner's records, oldest first, at most `limit` (lists stay bounded). */
+  async ownedBy(ownerId: number, limit: number): Promise<OwnedRecord[]> {
     return this.db
       .selectFrom('access_records')
       .select(['id', 'kind', 'receiver_email', 'active'])
       .where('owner_id', '=', ownerId)
       .orderBy('id')
+      .limit(limit)
       .execute();
   }
 

@@ -9,6 +9,9 @@ import { ShareLinks } from './share-links.js';
 /** Lists are bounded: a folder or a shared page shows at most this many images, newest first. */
 export const MAX_SHARED_LIST = 500;
 
+/** Most access records one person's lists show (the mail limit allows 300 new ones an hour). */
+export const MAX_ACCESS_RECORDS = 5000;
+
 export const LINK_INACTIVE = 'This link is no longer active.';
 export const LINK_UNKNOWN = 'This share link does not exist. Check that it was copied whole.';
 
@@ -66,7 +69,7 @@ export class SharedViewsService {
 
   /** GET /api/users-i-shared-with: each person the caller shared with and how many images they get. */
   async usersISharedWith(user: AuthUser) {
-    const owned = await this.deps.records.ownedBy(user.id);
+    const owned = await this.deps.records.ownedBy(user.id, MAX_ACCESS_RECORDS);
     const counts = await this.deps.records.restrictedCountsOf(user.id);
     const library = owned.some((r) => r.kind === 'all') ? await this.deps.records.countReady() : 0;
     const byEmail = new Map<string, number>();

@@ -10,6 +10,7 @@ import type { ImagesRepository } from '../images/images.repository.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { AccessKind, AccessRecordsRepository } from './access-records.repository.js';
 import { ShareLinks, shareLinkUrls } from './share-links.js';
+import { MAX_ACCESS_RECORDS } from './shared-views.service.js';
 import type { ShareNotice, ShareNotifier } from './share-notifier.js';
 
 export interface SharingServiceDeps {
@@ -120,7 +121,7 @@ export class SharingService {
   }
 
   async accessData(user: AuthUser) {
-    const owned = await this.deps.records.ownedBy(user.id);
+    const owned = await this.deps.records.ownedBy(user.id, MAX_ACCESS_RECORDS);
     const present = (kind: AccessKind) =>
       owned.filter((r) => r.kind === kind).map((r) => ({ _id: String(r.id), accessTo: r.receiver_email, status: r.active === 1 }));
     return { allAccessUserData: present('all'), restrictedAccessUserData: present('restricted') };
