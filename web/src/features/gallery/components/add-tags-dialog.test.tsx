@@ -41,7 +41,8 @@ describe('gallery Add Tags', () => {
     stubTagging();
     renderApp('/');
     const { user, dialog, input } = await openDialog();
-    await user.type(input, 'b');
+    await waitFor(() => expect(input).toHaveFocus());
+    await user.keyboard('b');
     await waitFor(() => expect(options()).toEqual(['#beach', '#beach house', '#bear', '#bee', '#beetle']));
     await user.keyboard('{Tab}');
     expect(chips(dialog)).toEqual(['#beach']);

@@ -1,4 +1,4 @@
-import { useId, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { tags as tagContract } from '@photo/contract';
 import { optionId, SuggestionList, useActiveSuggestion } from '@/components/ui/suggestion-list';
 import { useTagSuggestions } from '../api/get-tag-suggestions';
@@ -33,6 +33,13 @@ export function TagChipsInput({ label, value, onChange, draft, onDraftChange }: 
   const listId = `${id}-list`;
   const hintId = `${id}-hint`;
   const [focused, setFocused] = useState(false);
+  const inputRef = useRef<HTMLInputElement>(null);
+  // The dialog focuses its first control (the close button) as it opens; typing tags is what the
+  // dialog is for, so the box takes focus right after.
+  useEffect(() => {
+    const timer = setTimeout(() => inputRef.current?.focus());
+    return () => clearTimeout(timer);
+  }, []);
   const typed = draft.replace(/^"/, '');
   const suggestions = suggestTags(useTagSuggestions(typed), value);
   const shown = focused ? suggestions : [];
@@ -92,6 +99,7 @@ export function TagChipsInput({ label, value, onChange, draft, onDraftChange }: 
           ))}
         </ul>
         <input
+          ref={inputRef}
           id={inputId}
           role="combobox"
           aria-expanded={shown.length > 0}

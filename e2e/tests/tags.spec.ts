@@ -1,0 +1,131 @@
+import type { Page } from '@playwright/test';
+import { expect, galleryIds, getByApi, newPerson, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
+import { expectToast, jsonCall, pendingChips, suggestionTexts, tagByApi, TEXTS, uniqueWord } from './support-tags.js';
+
+/** How many images the gallery grid holds (each tile says so in aria-setsize), 0 before the first tile. */
+async function gridCount(page: Page): Promise<number> {
+  const first = page.getByRole('list', { name: 'Gallery' }).getByRole('listitem').first();
+  if ((await first.count()) === 0) return 0;
+  return Number(await first.getAttribute('aria-setsize'));
+}
+
+const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Gallery actions' });
+
+test('tags 30 selected images with "beach" and "summer 2024" from the keyboard, with suggestions', async ({ page, app }) => {
+  // Someone else already uses 'summer 2024': the vocabulary is shared, so it is suggested.
+  const [adminImage] = await seedImages(app.url, app.admin.token, 1, { prefix: 'admin-summer' });
+  await tagByApi(app.url, app.admin.token, [adminImage!], ['summer 2024']);
+
+  const token = await signUpByApi(app.url, newPerson('tagger'));
+  const ids = await seedImages(app.url, token, 30, { prefix: 'holiday' });
+  await signInAs(page, token);
+  await page.goto('/');
+  await expect.poll(() => gridCount(page)).toBe(30);
+
+  await toolbar(page).getByRole('button', { name: 'Select All' }).click();
+  await expect(toolbar(page)).toContainText('30 selected');
+  await toolbar(page).getByRole('button', { name: 'Add Tags' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Tags' });
+  const input = dialog.getByRole('combobox', { name: 'Tags for 30 selected images' });
+  await expect(input).toBeFocused();
+
+  // Space commits the typed text.
+  await input.pressSequentially('beach');
+  await input.press('Space');
+  await expect(pendingChips(dialog)).toHaveText(['#beach×']);
+
+  // A suggestion with a space in it is taken whole with Tab.
+  await input.pressSequentially('summ');
+  await expect.poll(() => suggestionTexts(page)).toContain('#summer 2024');
+  expect((await suggestionTexts(page)).length).toBeLessThanOrEqual(5);
+  await input.press('Tab');
+  await expect(pendingChips(dialog)).toHaveText(['#beach×', '#summer 2024×']);
+  await expect(input).toBeFocused();
+
+  // Chosen tags are not suggested again.
+  await input.pressSequentially('b');
+  await page.waitForTimeout(600);
+  expect(await suggestionTexts(page)).not.toContain('#beach');
+  await input.press('Backspace');
+
+  // A new tag of several words goes in quotes; Backspace in the empty box takes the last tag back.
+  await input.pressSequentially('"golden hour"');
+  await input.pressSequentially('typo');
+  await input.press('Space');
+  await expect(pendingChips(dialog)).toHaveText(['#beach×', '#summer 2024×', '#golden hour×', '#typo×']);
+  await input.press('Backspace');
+  await expect(pendingChips(dialog)).toHaveText(['#beach×', '#summer 2024×', '#golden hour×']);
+
+  // Enter in the empty box saves.
+  await input.press('Enter');
+  await expectToast(page, 'Tags added to 30 images.');
+  await expect(dialog).toHaveCount(0);
+
+  const { status, body } = await jsonCall<{ commantags: string[] }>(app.url, token, 'POST', '/tags', { imageIds: ids });
+  expect(status).toBe(200);
+  expect([...body.commantags].sort()).toEqual(['beach', 'golden hour', 'summer 2024']);
+});
+
+test('Add Tags says what is missing: a selection, then a tag', async ({ page, app }) => {
+  const token = await signUpByApi(app.url, newPerson('tagcheck'));
+  await seedImages(app.url, token, 2, { prefix: 'check' });
+  await signInAs(page, token);
+  await page.goto('/');
+  await expect.poll(() => gridCount(page)).toBe(2);
+
+  await toolbar(page).getByRole('button', { name: 'Add Tags' }).click();
+  await expect(page.getByRole('dialog', { name: 'Add Tags' }).getByRole('alert')).toHaveText(TEXTS.SELECT_ONE_IMAGE);
+  await page.keyboard.press('Escape');
+
+  await page.getByRole('checkbox').first().check();
+  await toolbar(page).getByRole('button', { name: 'Add Tags' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add Tags' });
+  await dialog.getByRole('button', { name: 'Save Tags' }).click();
+  await expect(dialog.getByRole('alert')).toHaveText(TEXTS.ENTER_ONE_TAG);
+});
+
+test('the tag filter shows matches from the whole library, not only the loaded page, and stops paging', async ({ page, app }) => {
+  const token = await signUpByApi(app.url, newPerson('filterer'));
+  await seedImages(app.url, token, 60, { prefix: 'shore', width: 64, height: 16 });
+  const order = await galleryIds(app.url, token); // newest first: the last 10 are not on page 1
+  const tide = uniqueWord('tide');
+  const rock = uniqueWord('rock');
+  const oldest = order.slice(-5);
+  await tagByApi(app.url, token, oldest, [tide]);
+  await tagByApi(app.url, token, [order[0]!, order.at(-1)!], [rock]);
+  const nameOf = async (id: string) => (await getByApi<{ imageName: string }>(app.url, token, `/api/images/${id}`)).body.imageName;
+
+  await signInAs(page, token);
+  await page.goto('/');
+  await expect.poll(() => gridCount(page)).toBe(50);
+
+  await toolbar(page).getByRole('button', { name: 'Show All Tags' }).click();
+  const panel = page.getByRole('region', { name: 'Filter by tag' });
+  await expect(panel.getByRole('list')).toHaveCSS('max-height', '258px');
+  await panel.getByRole('button', { name: `#${tide}` }).click();
+  await expect(panel.getByRole('button', { name: `#${tide}` })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => gridCount(page)).toBe(5);
+  const gallery = page.getByRole('list', { name: 'Gallery' });
+  await expect(gallery.locator('img')).toHaveCount(5);
+  const shown = await gallery.locator('img').evaluateAll((images) => images.map((image) => image.getAttribute('alt')));
+  expect(shown.sort()).toEqual((await Promise.all(oldest.map(nameOf))).sort());
+
+  // The filtered list is the whole answer: scrolling asks for no more pages.
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForTimeout(500);
+  expect(await gridCount(page)).toBe(5);
+  await expect(page.getByText('Loading more images...')).toHaveCount(0);
+
+  // Two tags: images carrying both.
+  await panel.getByRole('button', { name: `#${rock}` }).click();
+  await expect.poll(() => gridCount(page)).toBe(1);
+  await expect(gallery.locator('img')).toHaveAttribute('alt', await nameOf(order.at(-1)!));
+
+  // None chosen: the loaded list is back, and Escape closes the panel.
+  await panel.getByRole('button', { name: `#${rock}` }).click();
+  await panel.getByRole('button', { name: `#${tide}` }).click();
+  await expect.poll(() => gridCount(page)).toBe(50);
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(toolbar(page).getByRole('button', { name: 'Show All Tags' })).toHaveAttribute('aria-expanded', 'false');
+});
