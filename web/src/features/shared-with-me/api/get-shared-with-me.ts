@@ -9,6 +9,8 @@ const NO_ACCESS: SharedWithMe = { hasAccess: false, data: { sharedBy: [] }, user
 export const sharedWithMeQueryOptions = () =>
   queryOptions({
     queryKey: ['shared-with-me'],
+    // Read again on every visit: a tag or like given in the detail view shows on the way back.
+    staleTime: 0,
     queryFn: async ({ signal }) => {
       try {
         return await callApi(calls.getSharedWithMe, { signal });

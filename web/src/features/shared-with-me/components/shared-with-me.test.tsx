@@ -83,6 +83,23 @@ describe('/sharedMedia/sharedWithMe/:userName', () => {
     expect(router.state.location.state).toMatchObject({ ids: ['i1', 'i2'], origin: '/sharedMedia/sharedWithMe/bob' });
   });
 
+  it('reads the shares again on the way back from an image, so new tags show', async () => {
+    let tags = ['beach'];
+    setToken(fakeToken());
+    stubFetch({
+      'GET /sharedWithMe': () => ({
+        body: { ...sharedWithMe, data: { sharedBy: [{ ...sharedWithMe.data.sharedBy[0]!, images: [{ ...sharedWithMe.data.sharedBy[0]!.images[0]!, tags }] }] } },
+      }),
+    });
+    const { router } = renderApp('/sharedMedia/sharedWithMe/bob');
+    expect(await screen.findByText('#beach')).toBeInTheDocument();
+    await router.navigate('/image/i1');
+    await screen.findByRole('dialog', { name: 'Image detail' });
+    tags = ['beach', 'grandpa'];
+    await router.navigate(-1);
+    expect(await screen.findByText('#beach #grandpa')).toBeInTheDocument();
+  });
+
   it('counts every image shared, even when the list holds fewer', async () => {
     signedIn();
     renderApp('/sharedMedia/sharedWithMe/Carol%20Ann');
