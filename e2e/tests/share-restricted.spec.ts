@@ -144,3 +144,25 @@ test('a person who shared nothing, or had nothing shared, sees the empty texts',
   await page.getByRole('link', { name: 'Back to Shared Folders' }).click();
   await expect(page).toHaveURL(/\/users-i-sharedWith$/);
 });
+
+test('one photo is shared from its detail view; the recipient without an account is told by the built-in mail', async ({ page, app }) => {
+  const kim = personNamed('kim');
+  const token = await signUpByApi(app.url, kim);
+  const [imageId] = await seedImages(app.url, token, 1, { prefix: 'single' });
+  const friend = personNamed('Lou', 'lou');
+
+  await signInAs(page, token);
+  await page.goto(`/image/${imageId}`);
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Share image' });
+  await dialog.getByRole('textbox', { name: 'Share 1 image with' }).fill(friend.email);
+  await dialog.getByRole('button', { name: 'Share' }).click();
+  await expect(page.getByText(TEXTS.EMAIL_SENT)).toBeVisible();
+
+  // Kim has no template: the mail is the built-in one, and still carries the way in.
+  const mail = await app.mailbox.latestTo(friend.email);
+  expect(mail.subject).toContain('kim');
+  expect(mail.text).toContain(`${app.url}/sharedMedia`);
+  const friendToken = await signUpByApi(app.url, friend);
+  expect(await galleryIds(app.url, friendToken)).toEqual([imageId]);
+});
