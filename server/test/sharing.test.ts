@@ -194,6 +194,19 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     expect((await api.put(`/updateUserStatus/${record._id}`, { status: 'yes', type: 'restrictedAccess' }, bob.token)).status).toBe(400);
   });
 
+  it('steps previous/next over own uploads and shared images together, wrapping, skipping what is not shared', async () => {
+    const jo = await signUp('jo');
+    const [own] = await uploadTiny(jo.token, 1);
+    const [sharedOld, , sharedNew] = await uploadTiny(bob.token, 3).then((ids) => [...ids].reverse());
+    expect((await shareRestricted(bob.token, [sharedOld!, sharedNew!], [jo.email])).status).toBe(200);
+    const order = [...new Set([own!, sharedOld!, sharedNew!])].sort((a, b) => Number(b) - Number(a));
+    expect(await galleryIds(jo.token)).toEqual(order);
+    const at = async (id: string) => (await api.get<{ previous: string | null; next: string | null }>(`/api/images/${id}/neighbours`, jo.token)).body;
+    expect(await at(order[0]!)).toEqual({ previous: order[2], next: order[1] });
+    expect(await at(order[1]!)).toEqual({ previous: order[0], next: order[2] });
+    expect(await at(order[2]!)).toEqual({ previous: order[1], next: order[0] });
+  });
+
   it('deleting a shared image takes it out of every share it was in', async () => {
     const hank = await signUp('hank');
     const [keep, gone] = await uploadTiny(bob.token, 2);

@@ -26,19 +26,35 @@ export function onlyVisible<TB extends keyof DB, O>(
   user: AuthUser,
 ): SelectQueryBuilder<DB, TB, O> {
   if (user.role === 'admin') return query;
-  return query.where(sql<boolean>`(
-    ${sql.ref('images.uploaded_by')} = ${user.id}
-    or exists (
-      select 1 from access_records all_access
-      where all_access.receiver_email = ${user.email} and all_access.active = 1 and all_access.kind = 'all'
-    )
-    or ${sql.ref('images.id')} in (
-      select shared.image_id from access_record_images shared
-      inner join access_records restricted on restricted.id = shared.record_id
-      where restricted.receiver_email = ${user.email} and restricted.active = 1 and restricted.kind = 'restricted'
-    )
-  )`);
+  return query.where(sql<boolean>`(${ownUpload(user)} or ${allAccessGranted(user)} or ${sharedWithRestricted(user)})`);
 }
+
+/**
+ * The same rule as `onlyVisible`, as parts whose union is the visible set, each answerable from one
+ * index. For walks that stop at the first match (previous/next): under the one OR condition a plain
+ * user's step can walk most of a large library; per part it is one index probe each (the all-access
+ * EXISTS is evaluated once and, when false, skips its part entirely).
+ */
+export function visibleParts<TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  user: AuthUser,
+): SelectQueryBuilder<DB, TB, O>[] {
+  if (user.role === 'admin') return [query];
+  return [ownUpload(user), allAccessGranted(user), sharedWithRestricted(user)].map((part) => query.where(part));
+}
+
+const ownUpload = (user: AuthUser) => sql<boolean>`${sql.ref('images.uploaded_by')} = ${user.id}`;
+
+const allAccessGranted = (user: AuthUser) => sql<boolean>`exists (
+  select 1 from access_records all_access
+  where all_access.receiver_email = ${user.email} and all_access.active = 1 and all_access.kind = 'all'
+)`;
+
+const sharedWithRestricted = (user: AuthUser) => sql<boolean>`${sql.ref('images.id')} in (
+  select shared.image_id from access_record_images shared
+  inner join access_records restricted on restricted.id = shared.record_id
+  where restricted.receiver_email = ${user.email} and restricted.active = 1 and restricted.kind = 'restricted'
+)`;
 
 /** Deleting (DECISIONS §3): the uploader or an admin. */
 export function mayDelete(user: AuthUser, image: { uploaded_by: number }): boolean {

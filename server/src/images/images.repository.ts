@@ -1,5 +1,5 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
-import { onlyVisible } from '../access/image-visibility.js';
+import { onlyVisible, visibleParts } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
 import { forgetTagsOfImages } from '../tags/tags.repository.js';
@@ -78,24 +78,26 @@ export class ImagesRepository {
    * as the gallery hides them (spec §3). Each is one short walk of the primary key.
    */
   async neighbour(user: AuthUser, id: number, direction: 'older' | 'newer'): Promise<number | undefined> {
-    const base = () =>
-      onlyVisible(
-        this.db
-          .selectFrom('images')
-          .select('images.id')
-          .where('images.ready', '=', 1)
-          .where(sql<boolean>`lower(images.image_name) not like '%disabled%'`),
-        user,
-      );
     const older = direction === 'older';
-    const step = await base()
-      .where('images.id', older ? '<' : '>', id)
-      .orderBy('images.id', older ? 'desc' : 'asc')
-      .limit(1)
-      .executeTakeFirst();
-    if (step) return step.id;
-    const wrapped = await base().orderBy('images.id', older ? 'desc' : 'asc').limit(1).executeTakeFirst();
-    return wrapped && wrapped.id !== id ? wrapped.id : undefined;
+    // One short walk per part of the visible set (see visibleParts); the nearest of their answers wins.
+    const nearest = async (from?: number) => {
+      const base = this.db
+        .selectFrom('images')
+        .select('images.id')
+        .where('images.ready', '=', 1)
+        .where(sql<boolean>`lower(images.image_name) not like '%disabled%'`);
+      const steps = await Promise.all(
+        visibleParts(from === undefined ? base : base.where('images.id', older ? '<' : '>', from), user).map((part) =>
+          part.orderBy('images.id', older ? 'desc' : 'asc').limit(1).executeTakeFirst(),
+        ),
+      );
+      const ids = steps.flatMap((row) => (row ? [row.id] : []));
+      return ids.length === 0 ? undefined : older ? Math.max(...ids) : Math.min(...ids);
+    };
+    const step = await nearest(id);
+    if (step !== undefined) return step;
+    const wrapped = await nearest();
+    return wrapped !== undefined && wrapped !== id ? wrapped : undefined;
   }
 
   /** Visible images among `ids` (ready or not), with their uploaders, for deciding a delete. */
