@@ -75,7 +75,7 @@ export class ImagesRepository {
   /**
    * The visible image next to `id` in gallery order (newest first): `older` is the one after it,
    * `newer` the one before; at either end it wraps around. Names containing 'disabled' are skipped,
-   * as the gallery hides them (spec §3). Each is one short walk of the primary key.
+   * as the gallery hides them (spec §3). Each is one short index walk per part of the visible set.
    */
   async neighbour(user: AuthUser, id: number, direction: 'older' | 'newer'): Promise<number | undefined> {
     const older = direction === 'older';
