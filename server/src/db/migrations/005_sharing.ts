@@ -50,6 +50,14 @@ export function sharing({ idColumn }: MigrationContext) {
         .on('images')
         .columns(['ready', 'id', 'uploaded_by'])
         .execute();
+      // Catching up with new images (`visibleAfter`: ready = 1 and visible_since > v) must start from
+      // the few newest, not walk every ready image: with the shares' OR no uploader range applies, and
+      // SQLite prefers an equality on `ready` over a range on `visible_since` unless one index has both.
+      await db.schema
+        .createIndex('images_ready_visible_since')
+        .on('images')
+        .columns(['ready', 'visible_since'])
+        .execute();
 
       await db.schema
         .createTable('email_templates')
@@ -74,6 +82,7 @@ export function sharing({ idColumn }: MigrationContext) {
     },
     async down(db: Kysely<unknown>): Promise<void> {
       await db.schema.dropTable('email_templates').execute();
+      await db.schema.dropIndex('images_ready_visible_since').execute();
       await db.schema.dropIndex('images_ready_id_uploader').execute();
       await db.schema.dropTable('access_record_images').execute();
       await db.schema.dropTable('access_records').execute();
