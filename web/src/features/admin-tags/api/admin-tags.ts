@@ -1,4 +1,5 @@
-import { calls } from '@photo/contract';
+import { calls, texts } from '@photo/contract';
+import { toast } from 'react-toastify';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
 
@@ -37,10 +38,17 @@ export function useEditTag() {
     },
     // The list changes at once (a merged tag disappears, a renamed one takes its new name), then
     // is read again: the server trims and lower-cases what it stores.
-    onSuccess: (result, { oldTagValue, newTagValue }) =>
+    // The toasts live here, not with the edited box: a renamed or merged tag's box is gone by then.
+    onSuccess: (result, { oldTagValue, newTagValue }) => {
+      toast.success(result === 'merged' ? texts.TAGS_MERGED : texts.TAG_SAVED);
       queryClient.setQueryData<string[]>(adminTagsQueryKey, (tags) =>
         tags?.flatMap((tag) => (tag !== oldTagValue ? [tag] : result === 'merged' ? [] : [newTagValue])),
-      ),
+      );
+    },
+    onError: (error) => {
+      console.error('Error updating tag:', error);
+      toast.error(texts.TAG_UPDATE_FAILED);
+    },
     // Every other tag list and image shows the new names too.
     onSettled: () => queryClient.invalidateQueries(),
   });

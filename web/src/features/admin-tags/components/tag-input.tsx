@@ -1,6 +1,4 @@
 import { useState, type KeyboardEvent } from 'react';
-import { toast } from 'react-toastify';
-import { texts } from '@photo/contract';
 import { useEditTag } from '../api/admin-tags';
 import { planTagEdit } from './group-tags';
 
@@ -18,14 +16,7 @@ export function TagInput({ tag, allTags }: { tag: string; allTags: string[] }) {
         newTagValue: plan.kind === 'rename' ? plan.to : plan.into,
         mergeInto: plan.kind === 'merge' ? plan.into : undefined,
       },
-      {
-        onSuccess: (result) => toast.success(result === 'merged' ? texts.TAGS_MERGED : texts.TAG_SAVED),
-        onError: (error) => {
-          console.error('Error updating tag:', error);
-          toast.error(texts.TAG_UPDATE_FAILED);
-          setValue(tag);
-        },
-      },
+      { onError: () => setValue(tag) },
     );
   };
 
