@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from './support/databases.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { type Person, tagFixtures } from './support/tag-fixtures.js';
-import { startTestServer, type TestServer } from './support/test-server.js';
+import { ManualClock, startTestServer, type TestServer } from './support/test-server.js';
 
 interface PhotoIn {
   id: string;
@@ -13,6 +13,8 @@ interface PhotoIn {
 
 describe.each(testDatabases)("I'm in this photo on %s", (database) => {
   let server: TestServer;
+  // Moved on between marks, so 'most recent first' never rests on two requests in one millisecond.
+  const clock = new ManualClock();
   let api: ApiClient;
   const fx = tagFixtures(() => server, () => api);
   let alice: Person;
@@ -22,7 +24,7 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
   const names = (person: Person, id: string) => api.get<string[]>(`/getTaggedUser/${id}`, person.token);
 
   beforeAll(async () => {
-    server = await startTestServer(database);
+    server = await startTestServer(database, { clock });
     api = apiClient(server.url);
     await fx.signUp('admin');
     alice = await fx.signUp('alice');
@@ -49,6 +51,7 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
     const [c1, c2, c3] = (await fx.images(carol, 3)) as [string, string, string];
     await api.post('/add-tags', { tags: ['Party', 'friends'], imageIds: [c2] }, carol.token);
     await api.post('/inPhoto', { imageId: c2 }, carol.token);
+    clock.advance(1000);
     await api.post('/inPhoto', { imageId: c1 }, carol.token);
     const res = await api.get<{ data: PhotoIn[] }>('/photosUserTaggedIn', carol.token);
     expect(res.status).toBe(200);

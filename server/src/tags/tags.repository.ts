@@ -27,6 +27,9 @@ const CHUNK = 1000;
  */
 export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
 
+/** Plain code-unit order, as the database sorts names (not the locale's). */
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 /**
  * The SQL of the shared tag vocabulary and of tags on images. Tags named in `hidden` (HIDDEN_TAGS)
  * never come out of a read; writes keep `tags.usage_count` equal to the tag's image_tags rows and
@@ -76,27 +79,49 @@ export class TagsRepository {
     return this.db.selectFrom('tags').select(['id', 'name', 'usage_count']).where('name', 'in', names).execute();
   }
 
-  /** Shown tags of each image, one batched query per thousand images. */
+  /**
+   * Shown tags of each image: the image's rows by primary key, then the names of their tags by id
+   * (two index reads; a join lets the planners walk the whole vocabulary instead).
+   */
   async labelsOf(imageIds: readonly number[]): Promise<Map<number, ImageTagLabels>> {
-    const labels = new Map<number, ImageTagLabels>();
+    const rows = [];
     for (let start = 0; start < imageIds.length; start += CHUNK) {
-      const rows = await this.db
-        .selectFrom('image_tags')
-        .innerJoin('tags', 'tags.id', 'image_tags.tag_id')
-        .select(['image_tags.image_id', 'tags.name', 'image_tags.kind'])
-        .where('image_tags.image_id', 'in', imageIds.slice(start, start + CHUNK))
-        .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
-        .orderBy('tags.name')
-        .execute();
-      for (const row of rows) {
-        let entry = labels.get(row.image_id);
-        if (!entry) labels.set(row.image_id, (entry = { tags: [], customTags: [] }));
-        // Rows come sorted by name, so a repeat (another person's row of the same tag) is the last one.
-        if (entry.tags.at(-1) !== row.name) entry.tags.push(row.name);
-        if (row.kind === 'custom' && entry.customTags.at(-1) !== row.name) entry.customTags.push(row.name);
-      }
+      rows.push(
+        ...(await this.db
+          .selectFrom('image_tags')
+          .select(['image_id', 'tag_id', 'kind'])
+          .where('image_id', 'in', imageIds.slice(start, start + CHUNK))
+          .execute()),
+      );
     }
-    return labels;
+    const names = await this.shownNames(rows.map((row) => row.tag_id));
+    const sets = new Map<number, { tags: Set<string>; customTags: Set<string> }>();
+    for (const row of rows) {
+      const name = names.get(row.tag_id);
+      if (name === undefined) continue;
+      let entry = sets.get(row.image_id);
+      if (!entry) sets.set(row.image_id, (entry = { tags: new Set(), customTags: new Set() }));
+      entry.tags.add(name);
+      if (row.kind === 'custom') entry.customTags.add(name);
+    }
+    return new Map(
+      [...sets].map(([id, entry]) => [id, { tags: [...entry.tags].sort(byName), customTags: [...entry.customTags].sort(byName) }]),
+    );
+  }
+
+  /** Names of the given tags, leaving out hidden ones. */
+  private async shownNames(tagIds: readonly number[]): Promise<Map<number, string>> {
+    const unique = [...new Set(tagIds)];
+    const names = new Map<number, string>();
+    for (let start = 0; start < unique.length; start += CHUNK) {
+      const rows = await this.db
+        .selectFrom('tags')
+        .select(['id', 'name'])
+        .where('id', 'in', unique.slice(start, start + CHUNK))
+        .execute();
+      for (const row of rows) if (!this.isHidden(row.name)) names.set(row.id, row.name);
+    }
+    return names;
   }
 
   /** Who added each of these tags to the image (for deciding who may remove them). */
@@ -110,19 +135,11 @@ export class TagsRepository {
       .execute();
   }
 
-  /** Shown tags the person has added to any image, alphabetically. */
+  /** Shown tags the person has added to any image, alphabetically (off the (tagged_by, image_id) index). */
   async usedBy(userId: number, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('image_tags')
-      .innerJoin('tags', 'tags.id', 'image_tags.tag_id')
-      .select('tags.name')
-      .distinct()
-      .where('image_tags.tagged_by', '=', userId)
-      .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
-      .orderBy('tags.name')
-      .limit(limit)
-      .execute();
-    return rows.map((row) => row.name);
+    const rows = await this.db.selectFrom('image_tags').select('tag_id').distinct().where('tagged_by', '=', userId).execute();
+    const names = await this.shownNames(rows.map((row) => row.tag_id));
+    return [...names.values()].sort(byName).slice(0, limit);
   }
 
   /** Images the person has tagged, newest first (off the (tagged_by, image_id) index). */
@@ -140,19 +157,23 @@ export class TagsRepository {
 
   /** The shown tags this person added to each of these images, latest first. */
   async addedBy(userId: number, imageIds: readonly number[]): Promise<Map<number, string[]>> {
-    const added = new Map<number, string[]>();
+    const rows = [];
     for (let start = 0; start < imageIds.length; start += CHUNK) {
-      const rows = await this.db
-        .selectFrom('image_tags')
-        .innerJoin('tags', 'tags.id', 'image_tags.tag_id')
-        .select(['image_tags.image_id', 'tags.name'])
-        .where('image_tags.tagged_by', '=', userId)
-        .where('image_tags.image_id', 'in', imageIds.slice(start, start + CHUNK))
-        .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
-        .orderBy('image_tags.created_at', 'desc')
-        .orderBy('tags.name')
-        .execute();
-      for (const row of rows) added.set(row.image_id, [...(added.get(row.image_id) ?? []), row.name]);
+      rows.push(
+        ...(await this.db
+          .selectFrom('image_tags')
+          .select(['image_id', 'tag_id', 'created_at'])
+          .where('tagged_by', '=', userId)
+          .where('image_id', 'in', imageIds.slice(start, start + CHUNK))
+          .execute()),
+      );
+    }
+    const names = await this.shownNames(rows.map((row) => row.tag_id));
+    rows.sort((a, b) => b.created_at.localeCompare(a.created_at) || byName(names.get(a.tag_id) ?? '', names.get(b.tag_id) ?? ''));
+    const added = new Map<number, string[]>();
+    for (const row of rows) {
+      const name = names.get(row.tag_id);
+      if (name !== undefined) added.set(row.image_id, [...(added.get(row.image_id) ?? []), name]);
     }
     return added;
   }

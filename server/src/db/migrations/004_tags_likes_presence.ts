@@ -32,9 +32,13 @@ export function tagsLikesPresence({ idColumn, dialect }: MigrationContext) {
         .addColumn('created_at', 'text', (c) => c.notNull())
         // An image's tags in one range; the same person adding the same tag again is a no-op.
         .addPrimaryKeyConstraint('image_tags_pk', ['image_id', 'tag_id', 'tagged_by'])
+        // SQLite: rows stored in primary-key order, so an image's tags are one contiguous read.
+        .$call((table) => (dialect === 'sqlite' ? table.modifyEnd(sql`without rowid`) : table))
         .execute();
       // The tag filter walks one tag's images newest first; merges move one tag's rows.
       await db.schema.createIndex('image_tags_tag_image').on('image_tags').columns(['tag_id', 'image_id']).execute();
+      // A person's tagged images newest first ("My Tagged Images"), and the tags they used (/user-tags:
+      // on SQLite the index also holds the rest of the primary key, tag_id, so that is an index-only read).
       await db.schema.createIndex('image_tags_tagger_image').on('image_tags').columns(['tagged_by', 'image_id']).execute();
 
       await db.schema
