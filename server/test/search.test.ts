@@ -23,7 +23,7 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
   const newestFirst = (list: string[]) => [...list].sort((a, b) => Number(b) - Number(a));
 
   beforeAll(async () => {
-    server = await startTestServer(database, { env: { HIDDEN_TAGS: 'beachy secret' } });
+    server = await startTestServer(database, { env: { HIDDEN_TAGS: 'Beachy   Secret' } });
     api = apiClient(server.url);
     admin = await fx.signUp('admin');
     alice = await fx.signUp('alice');

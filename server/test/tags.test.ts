@@ -26,7 +26,7 @@ describe.each(testDatabases)('tags on %s', (database) => {
   const vocabulary = async (person: Person) => (await api.get<{ tags: string[] }>('/exisiting-tag', person.token)).body.tags;
 
   beforeAll(async () => {
-    server = await startTestServer(database, { env: { HIDDEN_TAGS: ' Secret , private' } });
+    server = await startTestServer(database, { env: { HIDDEN_TAGS: ' Secret , PRIVATE  ' } });
     api = apiClient(server.url);
     admin = await fx.signUp('admin');
     alice = await fx.signUp('alice');

@@ -3,6 +3,7 @@ import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageTagsTable } from '../db/schema.js';
 import { bumpLibraryVersion } from '../images/library-version.js';
+import { normalizeTags } from './tag-text.js';
 
 export type TagKind = ImageTagsTable['kind'];
 export interface TagRef {
@@ -36,10 +37,15 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * bump the library version in the same transaction, so cached gallery pages show the change.
  */
 export class TagsRepository {
+  private readonly hidden: readonly string[];
+
   constructor(
     private readonly db: Kysely<DB>,
-    private readonly hidden: readonly string[],
-  ) {}
+    hiddenTags: readonly string[],
+  ) {
+    // Spelled as tags are stored, so 'Summer  2024' in HIDDEN_TAGS hides 'summer 2024'.
+    this.hidden = normalizeTags(hiddenTags);
+  }
 
   isHidden(name: string): boolean {
     return this.hidden.includes(name);
