@@ -41,6 +41,7 @@ import { PresenceRepository } from './presence/presence.repository.js';
 import { registerPresenceRoutes } from './presence/presence.routes.js';
 import { PresenceService } from './presence/presence.service.js';
 import { TagAdminService } from './tags/tag-admin.service.js';
+import { TagChangesRepository } from './tags/tag-changes.repository.js';
 import { TagsRepository } from './tags/tags.repository.js';
 import { registerAdminTagRoutes, registerTagRoutes } from './tags/tags.routes.js';
 import { TagsService } from './tags/tags.service.js';
@@ -133,7 +134,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const visibleIds = new VisibleIds(database.db, imagesRepository);
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, storage, logger: app.log });
   const search = new SearchService(database.db, imagesRepository, presenter, tagsRepository);
-  const tags = new TagsService({ tags: tagsRepository, images: imagesRepository, presenter, clock });
+  const tagChanges = new TagChangesRepository(database.db);
+  const tags = new TagsService({ tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock });
   const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
   const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage, tagsRepository);
@@ -180,7 +182,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerProfileRoutes(app, authenticate, profiles, profileImages, config.uploads.maxFileBytes);
   registerImageRoutes(app, authenticate, images, search);
   registerTagRoutes(app, authenticate, tags);
-  registerAdminTagRoutes(app, authenticate, new TagAdminService(tagsRepository));
+  registerAdminTagRoutes(app, authenticate, new TagAdminService(tagsRepository, tagChanges));
   registerLikeRoutes(app, authenticate, likes);
   registerPresenceRoutes(app, authenticate, presence);
   registerSharingRoutes(app, authenticate, sharing, sharedViews);

@@ -58,12 +58,17 @@ describe.each(testDatabases)('admin tag manager on %s', (database) => {
     await api.post('/add-tags', { tags: ['sea', 'ocean'], imageIds: [a] }, alice.token);
     await api.post('/add-tags', { tags: ['sea'], imageIds: [b] }, alice.token);
     await api.post('/add-tags', { tags: ['ocean'], imageIds: [c] }, admin.token);
+    const galleryTags = async () =>
+      (await api.get<{ images: Image[] }>('/api/gridimages?page=1&limit=50', alice.token)).body.images.find((i) => i._id === b)?.tags;
+    expect(await galleryTags()).toEqual(['sea']);
     const res = await api.put('/admin/update-tag', { oldTagValue: 'sea', newTagValue: 'OCEAN' }, admin.token);
     expect(res.status).toBe(200);
     expect(await tagsOf(a)).toEqual(['ocean']);
     expect(await tagsOf(b)).toEqual(['ocean']);
     expect(await tagsOf(c)).toEqual(['ocean']);
     expect(await adminTags()).not.toContain('sea');
+    // The merge reached the cached gallery page too.
+    expect(await galleryTags()).toEqual(['ocean']);
     expect(await withTags(['ocean'])).toEqual([a, b, c].sort((x, y) => Number(y) - Number(x)));
     // The merged tag's usage counts every image once per tagger: suggestions still rank and list it.
     expect((await api.get<string[]>('/api/search/suggestions?query=oce', alice.token)).body).toEqual(['ocean']);

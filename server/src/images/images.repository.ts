@@ -2,7 +2,7 @@ import { type Kysely, type Transaction, sql } from 'kysely';
 import { onlyVisible, visibleParts } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
-import { forgetTagsOfImages } from '../tags/tags.repository.js';
+import { forgetTagsOfImages } from '../tags/tag-changes.repository.js';
 import { bumpLibraryVersion } from './library-version.js';
 
 /** An image with its stored picture, as read for presenting. */

@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '../http/errors.js';
 import { MAX_TAG_LIST } from './tags.service.js';
 import { normalizeTag } from './tag-text.js';
+import type { TagChangesRepository } from './tag-changes.repository.js';
 import type { TagsRepository } from './tags.repository.js';
 
 /**
@@ -8,7 +9,10 @@ import type { TagsRepository } from './tags.repository.js';
  * are declared `access: 'admin'`, so anyone else gets a 404 before this runs.
  */
 export class TagAdminService {
-  constructor(private readonly tags: TagsRepository) {}
+  constructor(
+    private readonly tags: TagsRepository,
+    private readonly changes: TagChangesRepository,
+  ) {}
 
   /** Every shown tag in use; the screen groups and sorts them. */
   list(): Promise<string[]> {
@@ -23,10 +27,10 @@ export class TagAdminService {
     if (name === from.name) return { success: true, message: 'Nothing to change.' };
     const [into] = await this.tags.byNames([name]);
     if (into) {
-      await this.tags.merge(from.id, into.id);
+      await this.changes.merge(from.id, into.id);
       return { success: true, message: `"${from.name}" merged into "${into.name}".` };
     }
-    await this.tags.rename(from.id, name);
+    await this.changes.rename(from.id, name);
     return { success: true, message: `"${from.name}" renamed to "${name}".` };
   }
 
@@ -35,7 +39,7 @@ export class TagAdminService {
     const from = await this.existing(oldValue);
     const into = await this.existing(existingValue);
     if (from.id === into.id) return { success: true, message: 'Nothing to change.' };
-    await this.tags.merge(from.id, into.id);
+    await this.changes.merge(from.id, into.id);
     return { success: true, message: `"${from.name}" merged into "${into.name}".` };
   }
 

@@ -1,8 +1,7 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageTagsTable } from '../db/schema.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
 import { normalizeTags } from './tag-text.js';
 
 export type TagKind = ImageTagsTable['kind'];
@@ -32,9 +31,8 @@ export const prefixEnd = (prefix: string) => `${prefix}\u{10FFFF}`;
 const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The SQL of the shared tag vocabulary and of tags on images. Tags named in `hidden` (HIDDEN_TAGS)
- * never come out of a read; writes keep `tags.usage_count` equal to the tag's image_tags rows and
- * bump the library version in the same transaction, so cached gallery pages show the change.
+ * Reads of the shared tag vocabulary and of tags on images (changes: `tag-changes.repository.ts`).
+ * Tags named in HIDDEN_TAGS never come out of a read.
  */
 export class TagsRepository {
   private readonly hidden: readonly string[];
@@ -211,115 +209,5 @@ export class TagsRepository {
     // Several people may have added the driving tag: group to list each image once.
     const rows = await onlyVisible(query, user).groupBy('image_tags.image_id').orderBy('image_tags.image_id', 'desc').limit(limit).execute();
     return rows.map((row) => row.image_id);
-  }
-
-  /** Adds the tags (creating new ones) to every image as this person; true if anything was new. */
-  async add(input: { imageIds: readonly number[]; names: readonly string[]; userId: number; kind: TagKind; now: string }): Promise<boolean> {
-    const names = [...new Set(input.names)].sort();
-    return this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('tags')
-        .values(names.map((name) => ({ name, created_at: input.now })))
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      // In id order, so concurrent writers lock tag rows in the same order (no deadlock on PostgreSQL).
-      const tags = await trx.selectFrom('tags').select('id').where('name', 'in', names).orderBy('id').execute();
-      let changed = false;
-      for (const tag of tags) {
-        const result = await trx
-          .insertInto('image_tags')
-          .values(input.imageIds.map((image_id) => ({ image_id, tag_id: tag.id, tagged_by: input.userId, kind: input.kind, created_at: input.now })))
-          .onConflict((oc) => oc.columns(['image_id', 'tag_id', 'tagged_by']).doNothing())
-          .executeTakeFirst();
-        changed = (await addUsage(trx, tag.id, Number(result.numInsertedOrUpdatedRows ?? 0n))) || changed;
-      }
-      if (changed) await bumpLibraryVersion(trx, 'additions');
-      return changed;
-    });
-  }
-
-  /** Takes the tags off the image, whoever added them. */
-  async remove(imageId: number, tagIds: readonly number[]): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      for (const tagId of [...tagIds].sort((a, b) => a - b)) {
-        const result = await trx.deleteFrom('image_tags').where('image_id', '=', imageId).where('tag_id', '=', tagId).executeTakeFirst();
-        await addUsage(trx, tagId, -Number(result.numDeletedRows));
-      }
-      await bumpLibraryVersion(trx, 'additions');
-    });
-  }
-
-  async rename(tagId: number, name: string): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('tags').set({ name }).where('id', '=', tagId).execute();
-      await bumpLibraryVersion(trx, 'additions');
-    });
-  }
-
-  /**
-   * Moves every image's `from` tag onto `into` (an image that has both keeps one) and forgets
-   * `from`, in one transaction.
-   */
-  async merge(fromId: number, intoId: number): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('image_tags')
-        .columns(['image_id', 'tag_id', 'tagged_by', 'kind', 'created_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('image_tags')
-            .select(['image_id', eb.val(intoId).as('tag_id'), 'tagged_by', 'kind', 'created_at'])
-            // (SQLite needs a WHERE in an INSERT … SELECT followed by ON CONFLICT; this is it.)
-            .where('tag_id', '=', fromId),
-        )
-        .onConflict((oc) => oc.columns(['image_id', 'tag_id', 'tagged_by']).doNothing())
-        .execute();
-      await trx.deleteFrom('image_tags').where('tag_id', '=', fromId).execute();
-      await trx.deleteFrom('tags').where('id', '=', fromId).execute();
-      await trx
-        .updateTable('tags')
-        .set((eb) => ({
-          usage_count: eb.selectFrom('image_tags').select(eb.fn.countAll<number>().as('n')).where('image_tags.tag_id', '=', intoId),
-        }))
-        .where('id', '=', intoId)
-        .execute();
-      await bumpLibraryVersion(trx, 'additions');
-    });
-  }
-}
-
-async function addUsage(trx: Transaction<DB>, tagId: number, delta: number): Promise<boolean> {
-  if (delta === 0) return false;
-  await trx
-    .updateTable('tags')
-    .set((eb) => ({ usage_count: eb('usage_count', '+', delta) }))
-    .where('id', '=', tagId)
-    .execute();
-  return true;
-}
-
-/**
- * For a delete of images (inside its transaction): takes their tags' rows off the usage counts and
- * deletes them (the foreign key would cascade, but the counts must follow).
- */
-export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonly number[]): Promise<void> {
-  for (let start = 0; start < imageIds.length; start += CHUNK) {
-    const ids = imageIds.slice(start, start + CHUNK);
-    await trx
-      .updateTable('tags')
-      .set((eb) => ({
-        usage_count: eb(
-          'usage_count',
-          '-',
-          eb
-            .selectFrom('image_tags')
-            .select(eb.fn.countAll<number>().as('n'))
-            .whereRef('image_tags.tag_id', '=', 'tags.id')
-            .where('image_tags.image_id', 'in', ids),
-        ),
-      }))
-      .where('id', 'in', (eb) => eb.selectFrom('image_tags').select('image_tags.tag_id').where('image_tags.image_id', 'in', ids))
-      .execute();
-    await trx.deleteFrom('image_tags').where('image_id', 'in', ids).execute();
   }
 }

@@ -6,6 +6,7 @@ import type { ImagesRepository } from '../images/images.repository.js';
 import { requireVisibleImage, requireVisibleImages, stillVisible } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import { normalizeTag, normalizeTags } from './tag-text.js';
+import type { TagChangesRepository } from './tag-changes.repository.js';
 import type { TagKind, TagsRepository } from './tags.repository.js';
 
 /** Most tags any list returns (vocabulary, a person's tags): far above a real library's. */
@@ -19,7 +20,13 @@ export const MAX_TAGGED_IMAGES = 1000;
  */
 export class TagsService {
   constructor(
-    private readonly deps: { tags: TagsRepository; images: ImagesRepository; presenter: ImagePresenter; clock: Clock },
+    private readonly deps: {
+      tags: TagsRepository;
+      changes: TagChangesRepository;
+      images: ImagesRepository;
+      presenter: ImagePresenter;
+      clock: Clock;
+    },
   ) {}
 
   async vocabulary(): Promise<{ tags: string[] }> {
@@ -40,7 +47,7 @@ export class TagsService {
     const names = normalizeTags(tags);
     if (names.length === 0) throw badRequest('Please enter at least one tag.');
     const rows = await requireVisibleImages(this.deps.images, user, imageIds);
-    await this.deps.tags.add({ imageIds: rows.map((row) => row.id), names, userId: user.id, kind, now: isoNow(this.deps.clock) });
+    await this.deps.changes.add({ imageIds: rows.map((row) => row.id), names, userId: user.id, kind, now: isoNow(this.deps.clock) });
     const what = names.length === 1 ? `Tag "${names[0]}"` : `${names.length} tags`;
     return { message: `${what} added to ${rows.length === 1 ? '1 image' : `${rows.length} images`}.` };
   }
@@ -48,7 +55,7 @@ export class TagsService {
   /** The image-detail input: one tag; answers the image's tags afterwards. */
   async addOne(user: AuthUser, imageId: string, tag: string): Promise<{ tags: string[] }> {
     const row = await requireVisibleImage(this.deps.images, user, imageId);
-    await this.deps.tags.add({ imageIds: [row.id], names: normalizeTags([tag]), userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
+    await this.deps.changes.add({ imageIds: [row.id], names: normalizeTags([tag]), userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
     return { tags: (await this.deps.tags.labelsOf([row.id])).get(row.id)?.tags ?? [] };
   }
 
@@ -70,7 +77,7 @@ export class TagsService {
         throw notFound(`The tag "${name}" on image ${imageId} can only be removed by whoever added it, the uploader or an admin, so no tag was removed.`);
       }
     }
-    await this.deps.tags.remove(row.id, tags.map((tag) => tag.id));
+    await this.deps.changes.remove(row.id, tags.map((tag) => tag.id));
     return { message: names.length === 1 ? `Tag "${names[0]}" removed.` : `${names.length} tags removed.` };
   }
 
