@@ -228,6 +228,25 @@ describe.each(testDatabases)('tags on %s', (database) => {
     });
   });
 
+  it('takes parallel taggings with the same new tags without an error or a double', async () => {
+    const hana = await fx.signUp('hana');
+    const [h1, h2, h3] = (await fx.images(hana, 3)) as [string, string, string];
+    const answers = await Promise.all([
+      api.post('/add-tags', { tags: ['rush b', 'rush a'], imageIds: [h1, h2] }, hana.token),
+      api.post('/add-tags', { tags: ['rush a', 'rush b'], imageIds: [h2, h3] }, hana.token),
+      api.post('/add-tags', { tags: ['rush a'], imageIds: [h1, h3] }, admin.token),
+      api.post('/api/addUserTags', { tags: ['rush b', 'rush c'], imageIds: [h3] }, hana.token),
+      api.post(`/images/${h1}/addTag`, { tag: 'rush c' }, hana.token),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await tagsOf(hana, h1)).toEqual(['rush a', 'rush b', 'rush c']);
+    expect(await tagsOf(hana, h2)).toEqual(['rush a', 'rush b']);
+    expect(await tagsOf(hana, h3)).toEqual(['rush a', 'rush b', 'rush c']);
+    expect((await vocabulary(hana)).filter((t) => t.startsWith('rush'))).toEqual(['rush a', 'rush b', 'rush c']);
+    // Usage counts stayed exact: a (3 by Hana + 2 by the admin) > b (3) > c (2).
+    expect((await api.get<string[]>('/api/search/suggestions?query=rush', hana.token)).body).toEqual(['rush a', 'rush b', 'rush c']);
+  });
+
   it('forgets the tags of a deleted image: its tags leave the vocabulary when no other image has them', async () => {
     const gina = await fx.signUp('gina');
     const [g1, g2] = await fx.images(gina, 2);
