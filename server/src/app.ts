@@ -32,6 +32,7 @@ import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
+import { readLibraryVersion } from './images/library-version.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
 import { LikesRepository } from './likes/likes.repository.js';
@@ -135,7 +136,10 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, storage, logger: app.log });
   const search = new SearchService(database.db, imagesRepository, presenter, tagsRepository);
   const tagChanges = new TagChangesRepository(database.db);
-  const tags = new TagsService({ tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock });
+  const tags = new TagsService({
+    tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock,
+    libraryVersion: () => readLibraryVersion(database.db),
+  });
   const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
   const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage, tagsRepository);

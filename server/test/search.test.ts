@@ -71,6 +71,20 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
     expect(ids((await filter(alice, 'BEACH')).body.images)).toEqual(newestFirst([p0, p1, p2, p3]));
   });
 
+  it('answers a repeated filter from its cache only while nothing changed: a new tag, a like or a removal shows at once', async () => {
+    const p4 = pics[4] as string;
+    const first = await filter(alice, ['beagle']);
+    expect(ids(first.body.images)).toEqual(newestFirst(pics.slice(3, 6)));
+    expect((await filter(alice, ['beagle'])).body).toEqual(first.body);
+    await api.post(`/images/${p4}/like`, { liked: true }, alice.token);
+    expect((await filter(alice, ['beagle'])).body.images?.find((i) => i._id === p4)).toMatchObject({ likes: 1, liked: true });
+    await api.post('/add-tags', { tags: ['beagle'], imageIds: [pics[0] as string] }, alice.token);
+    expect(ids((await filter(alice, ['beagle'])).body.images)).toEqual(newestFirst([pics[0] as string, ...pics.slice(3, 6)]));
+    await api.post('/remove-tag', { tagName: ['beagle'], imageId: pics[0] as string }, alice.token);
+    await api.post(`/images/${p4}/like`, { liked: false }, alice.token);
+    expect((await filter(alice, ['beagle'])).body).toEqual(first.body);
+  });
+
   it("answers 200 'No images found' when nothing matches, an unknown tag or a hidden one", async () => {
     for (const query of [['beach', 'bear'], ['no such tag'], 'beachy secret', [], '  ', ['summer', 'nope']]) {
       const res = await filter(alice, query);

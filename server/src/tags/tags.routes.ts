@@ -1,8 +1,11 @@
-import { calls } from '@photo/contract';
+import { type ResponseOf, calls } from '@photo/contract';
 import type { FastifyInstance } from 'fastify';
-import { type Authenticate, registerCall } from '../http/route.js';
+import { type Authenticate, PreSerialized, registerCall } from '../http/route.js';
 import type { TagAdminService } from './tag-admin.service.js';
 import type { TagsService } from './tags.service.js';
+
+/** What the route's serializer would do: check against the contract, then stringify. */
+const serializeFilter = (answer: ResponseOf<typeof calls.headerSearchTags>) => JSON.stringify(calls.headerSearchTags.response.parse(answer));
 
 export function registerTagRoutes(app: FastifyInstance, authenticate: Authenticate, tags: TagsService): void {
   registerCall(app, authenticate, calls.getExistingTags, () => tags.vocabulary());
@@ -14,7 +17,8 @@ export function registerTagRoutes(app: FastifyInstance, authenticate: Authentica
   registerCall(app, authenticate, calls.getUserTags, ({ user }) => tags.usedBy(user));
   registerCall(app, authenticate, calls.getMyTaggedImages, ({ user }) => tags.taggedBy(user));
   registerCall(app, authenticate, calls.searchSuggestions, async ({ query }) => tags.suggestions(query.query));
-  registerCall(app, authenticate, calls.headerSearchTags, ({ user, body }) => tags.withAllTags(user, body.query));
+  registerCall(app, authenticate, calls.headerSearchTags, async ({ user, body }) =>
+    new PreSerialized(await tags.withAllTagsJson(user, body.query, serializeFilter)));
 }
 
 export function registerAdminTagRoutes(app: FastifyInstance, authenticate: Authenticate, admin: TagAdminService): void {

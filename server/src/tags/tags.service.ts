@@ -2,6 +2,8 @@ import { type Image, tags as tagCalls } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
+import type { LibraryVersion } from '../images/library-version.js';
+import { PageCache } from '../images/page-cache.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { requireVisibleImage, requireVisibleImages, stillVisible } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
@@ -26,8 +28,12 @@ export class TagsService {
       images: ImagesRepository;
       presenter: ImagePresenter;
       clock: Clock;
+      libraryVersion: () => Promise<LibraryVersion>;
     },
   ) {}
+
+  /** Serialized tag-filter answers per person, tags and library version (like gallery pages). */
+  private readonly filters = new PageCache(200);
 
   async vocabulary(): Promise<{ tags: string[] }> {
     return { tags: await this.deps.tags.vocabulary(MAX_TAG_LIST) };
@@ -107,6 +113,27 @@ export class TagsService {
     const prefix = normalizeTag(query);
     if (!prefix) return [];
     return (await this.deps.tags.startingWith(prefix, tagCalls.MAX_TAG_SUGGESTIONS)).map((tag) => tag.name);
+  }
+
+  /**
+   * The tag filter's answer, serialized: up to MAX_TAGGED_IMAGES presented images is the costliest
+   * read there is (~100 ms), and people click the same few tags on and off. Cached per person, tag
+   * set and URL window for one library version, which every tag, like and visibility change bumps.
+   */
+  async withAllTagsJson(
+    user: AuthUser,
+    query: string | readonly string[],
+    serialize: (answer: { images: Image[]; message?: string }) => string,
+  ): Promise<string> {
+    // The version is read first: a change racing this read is cached under the older version, never served as current.
+    const { version } = await this.deps.libraryVersion();
+    const names = normalizeTags(typeof query === 'string' ? query.split(',') : query).sort();
+    const key = `${user.id}|${this.deps.presenter.urlWindow()}|${names.join('\u0000')}`;
+    const cached = this.filters.get(key, version);
+    if (cached !== undefined) return cached;
+    const json = serialize(await this.withAllTags(user, names));
+    this.filters.set(key, version, json);
+    return json;
   }
 
   /**
