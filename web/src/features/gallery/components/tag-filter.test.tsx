@@ -5,6 +5,7 @@ import { setToken } from '@/lib/auth-token';
 import { fakeToken, stubFetch } from '@/testing/fetch-stub';
 import { makeImage, scrollWindowTo } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
+import { MAX_SHOWN_TAGS, tagsToShow } from './tag-panel';
 
 type Answer = { status?: number; body?: unknown };
 
@@ -92,5 +93,31 @@ describe('gallery tag filter', () => {
     await waitFor(() => expect(logged).toHaveBeenCalledWith('Error filtering by tags:', expect.anything()));
     expect(tileNames()).toEqual(['photo-a.jpg', 'photo-b.jpg', 'photo-c.jpg']);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});
+
+describe('a large vocabulary', () => {
+  it('shows a bounded list with a find box; chosen tags stay in place and always show', async () => {
+    const many = Array.from({ length: MAX_SHOWN_TAGS + 50 }, (_, index) => `tag${String(index).padStart(4, '0')}`);
+    const chosen = new Set(['tag0340']);
+    expect(tagsToShow(many, new Set(), '').shown).toHaveLength(MAX_SHOWN_TAGS);
+    expect(tagsToShow(many, new Set(), '').matching).toBe(many.length);
+    const narrowed = tagsToShow(many, chosen, 'tag001');
+    expect(narrowed.shown).toEqual([...Array.from({ length: 10 }, (_, index) => `tag001${index}`), 'tag0340']);
+    expect(tagsToShow(many, chosen, '').shown.at(-1)).toBe('tag0340');
+
+    setToken(fakeToken());
+    stubFetch({
+      'GET /api/gridimages': { body: { images: [makeImage('a')], pagination: { currentPage: 1, hasMore: false, totalImages: 1 } } },
+      'GET /exisiting-tag': { body: { tags: many } },
+    });
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Show All Tags' }));
+    const panel = await screen.findByRole('region', { name: 'Filter by tag' });
+    await waitFor(() => expect(within(panel).getAllByRole('button')).toHaveLength(MAX_SHOWN_TAGS));
+    expect(panel).toHaveTextContent(`Showing ${MAX_SHOWN_TAGS} of ${many.length} tags`);
+    await user.type(within(panel).getByRole('searchbox', { name: 'Find a tag' }), 'tag0349');
+    expect(within(panel).getAllByRole('button').map((button) => button.textContent)).toEqual(['#tag0349']);
   });
 });
