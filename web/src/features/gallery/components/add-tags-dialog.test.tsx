@@ -118,6 +118,23 @@ describe('gallery Add Tags', () => {
     expect(chips(dialog)).toEqual(['#beach']);
   });
 
+  it('names the tags every selected image already has, and does not suggest them', async () => {
+    setToken(fakeToken());
+    const fetchMock = stubTagging();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      input === '/tags'
+        ? Response.json({ uniqueTags: [{ imageId: 'a', filteredTags: ['bear', 'sun'] }, { imageId: 'b', filteredTags: ['bear'] }], commantags: ['bear'] })
+        : answer(input, init),
+    );
+    renderApp('/');
+    const { user, dialog, input } = await openDialog();
+    expect(await within(dialog).findByText('Already on every selected image: #bear')).toBeInTheDocument();
+    expect(fetchMock.mock.calls.filter(([url]) => url === '/tags').map(([, init]) => JSON.parse(String(init?.body)))).toEqual([{ imageIds: ['a', 'b'] }]);
+    await user.type(input, 'be');
+    await waitFor(() => expect(options()).toEqual(['#beach', '#beach house', '#bee', '#beetle', '#bell']));
+  });
+
   it('with nothing selected, says so and sends nothing', async () => {
     setToken(fakeToken());
     const fetchMock = stubTagging();

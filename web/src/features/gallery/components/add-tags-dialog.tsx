@@ -5,6 +5,7 @@ import { Button } from '@/components/ui/button';
 import { FormError } from '@/components/ui/form-field';
 import { Modal } from '@/components/ui/modal';
 import { useAddTags } from '../api/gallery-actions';
+import { useCommonTags } from '../api/get-selection-tags';
 import { TagChipsInput } from './tag-chips-input';
 import { splitTags } from './tag-text';
 
@@ -15,6 +16,7 @@ export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClo
   // Spec §5: with nothing selected the dialog says so at once, instead of after a save attempt.
   const [error, setError] = useState<string | null>(imageIds.length === 0 ? texts.SELECT_ONE_IMAGE : null);
   const addTags = useAddTags();
+  const common = useCommonTags(imageIds);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -47,7 +49,14 @@ export function AddTagsDialog({ imageIds, onClose }: { imageIds: string[]; onClo
           onChange={setTags}
           draft={draft}
           onDraftChange={setDraft}
+          alreadyOnAll={common}
         />
+        {common.length > 0 ? (
+          <p className="text-sm text-slate-600">
+            {imageIds.length === 1 ? 'Already on this image' : 'Already on every selected image'}:{' '}
+            {common.map((tag) => `#${tag}`).join(' ')}
+          </p>
+        ) : null}
         <FormError>{error}</FormError>
         <div className="flex justify-end">
           <Button type="submit" disabled={addTags.isPending || imageIds.length === 0}>

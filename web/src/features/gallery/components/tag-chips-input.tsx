@@ -11,6 +11,8 @@ type TagChipsInputProps = {
   /** Text typed but not yet committed, so a submit can include it. */
   draft: string;
   onDraftChange: (text: string) => void;
+  /** Tags every target already has: suggesting them would add nothing. */
+  alreadyOnAll?: readonly string[];
 };
 
 /** Spec §5: at most 5 suggestions, leaving out tags already chosen. */
@@ -27,7 +29,7 @@ const inQuote = (draft: string) => draft.startsWith('"') && draft.indexOf('"', 1
  * last chip. A comma commits too, and a quoted phrase (`"summer 2024"`) is one tag, so a tag of
  * several words can be typed; a suggestion with a space is taken whole. Enter in an empty box saves.
  */
-export function TagChipsInput({ label, value, onChange, draft, onDraftChange }: TagChipsInputProps) {
+export function TagChipsInput({ label, value, onChange, draft, onDraftChange, alreadyOnAll = [] }: TagChipsInputProps) {
   const id = useId();
   const inputId = `${id}-input`;
   const listId = `${id}-list`;
@@ -41,7 +43,7 @@ export function TagChipsInput({ label, value, onChange, draft, onDraftChange }: 
     return () => clearTimeout(timer);
   }, []);
   const typed = draft.replace(/^"/, '');
-  const suggestions = suggestTags(useTagSuggestions(typed), value);
+  const suggestions = suggestTags(useTagSuggestions(typed), [...value, ...alreadyOnAll]);
   const shown = focused ? suggestions : [];
   const { active, onArrowKey } = useActiveSuggestion(shown, (list) => (list.length > 0 ? 0 : -1));
 
