@@ -129,3 +129,42 @@ test('the tag filter shows matches from the whole library, not only the loaded p
   await expect(panel).toHaveCount(0);
   await expect(toolbar(page).getByRole('button', { name: 'Show All Tags' })).toHaveAttribute('aria-expanded', 'false');
 });
+
+test("the detail's tag input suggests from 2 characters; Enter saves one tag", async ({ page, app }) => {
+  const token = await signUpByApi(app.url, newPerson('detailtag'));
+  const [id, other] = await seedImages(app.url, token, 2, { prefix: 'detail-tag' });
+  const meadow = uniqueWord('meadow');
+  await tagByApi(app.url, token, [other!], [meadow]);
+
+  await signInAs(page, token);
+  await page.goto(`/image/${id}`);
+  const actions = page.getByRole('complementary', { name: 'Image actions' });
+  await expect(actions.getByText(TEXTS.NO_TAGS)).toBeVisible();
+  const input = actions.getByRole('combobox', { name: 'New tag' });
+
+  // One character suggests nothing; from the second on, known tags are offered.
+  await input.pressSequentially(meadow.slice(0, 1));
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('listbox', { name: 'Tag suggestions' })).toHaveCount(0);
+  await input.pressSequentially(meadow.slice(1, 6));
+  await expect.poll(() => suggestionTexts(page)).toContain(`#${meadow}`);
+  // The keys typed here are the input's: the detail does not step or close.
+  await input.press('ArrowRight');
+  await expect(page).toHaveURL(new RegExp(`/image/${id}$`));
+
+  // Choose the suggestion with the arrow keys, Enter saves it.
+  const chosen = page.getByRole('option', { selected: true });
+  for (let presses = 0; presses < 6 && (await chosen.count() === 0 || (await chosen.textContent()) !== `#${meadow}`); presses += 1) {
+    await input.press('ArrowDown');
+  }
+  await expect(chosen).toHaveText(`#${meadow}`);
+  await input.press('Enter');
+  await expect(actions.getByRole('list', { name: 'Tags' })).toHaveText(`#${meadow}`);
+  await expect(input).toHaveValue('');
+
+  // A new tag typed whole.
+  await input.fill('Morning Dew');
+  await input.press('Enter');
+  await expect(actions.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([`#${meadow}`, '#morning dew']);
+  expect((await getByApi<{ tags: string[] }>(app.url, token, `/api/images/${id}`)).body.tags).toEqual([meadow, 'morning dew'].sort());
+});
