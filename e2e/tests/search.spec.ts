@@ -10,7 +10,7 @@ test('header search: suggestions from 3 characters, Enter opens /search/<tag>, c
 
   await signInAs(page, token);
   await page.goto('/');
-  const box = page.getByRole('combobox', { name: 'Search photos by tag' });
+  const box = page.getByRole('searchbox', { name: 'Search photos by tag' });
 
   // Whitespace alone is ignored.
   await box.fill('   ');

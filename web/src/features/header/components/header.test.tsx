@@ -17,7 +17,7 @@ function signedIn(me: { name: string; image: string | null } = { name: 'Ada Love
   });
 }
 
-const searchBox = () => screen.getByRole('combobox', { name: 'Search photos by tag' });
+const searchBox = () => screen.getByRole('searchbox', { name: 'Search photos by tag' });
 
 describe('search box', () => {
   it('shows the decoded query on a /search/ path', async () => {
@@ -52,7 +52,7 @@ describe('search box', () => {
     signedIn();
     renderApp('/signin');
     await screen.findByRole('heading', { name: 'Sign In' });
-    expect(screen.queryByRole('combobox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('searchbox')).not.toBeInTheDocument();
   });
 
   it('suggests tags from 3 characters; Enter searches the highlighted best match', async () => {

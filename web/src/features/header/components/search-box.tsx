@@ -83,9 +83,8 @@ export function SearchBox() {
       <input
         id={inputId}
         type="search"
-        role="combobox"
-        aria-expanded={shown.length > 0}
-        aria-controls={listId}
+        // A search box that owns its suggestion list (kept a searchbox: that is what it is to people).
+        aria-controls={shown.length > 0 ? listId : undefined}
         aria-autocomplete="list"
         aria-activedescendant={active >= 0 ? optionId(listId, active) : undefined}
         value={text}

@@ -56,9 +56,7 @@ export function AddTagForm({ imageId }: { imageId: string }) {
       </span>
       <input
         id={inputId}
-        role="combobox"
-        aria-expanded={shown.length > 0}
-        aria-controls={listId}
+        aria-controls={shown.length > 0 ? listId : undefined}
         aria-autocomplete="list"
         aria-activedescendant={active >= 0 ? optionId(listId, active) : undefined}
         value={tag}
