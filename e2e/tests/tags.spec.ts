@@ -130,7 +130,7 @@ test('the tag filter shows matches from the whole library, not only the loaded p
   await expect(toolbar(page).getByRole('button', { name: 'Show All Tags' })).toHaveAttribute('aria-expanded', 'false');
 });
 
-test("the detail's tag input suggests from 2 characters; Enter saves one tag", async ({ page, app }) => {
+test("the detail's tag input suggests from 2 characters; Enter saves one tag; a tag can be removed", async ({ page, app }) => {
   const token = await signUpByApi(app.url, newPerson('detailtag'));
   const [id, other] = await seedImages(app.url, token, 2, { prefix: 'detail-tag' });
   const meadow = uniqueWord('meadow');
@@ -159,12 +159,17 @@ test("the detail's tag input suggests from 2 characters; Enter saves one tag", a
   }
   await expect(chosen).toHaveText(`#${meadow}`);
   await input.press('Enter');
-  await expect(actions.getByRole('list', { name: 'Tags' })).toHaveText(`#${meadow}`);
+  await expect(actions.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([`#${meadow}×`]);
   await expect(input).toHaveValue('');
 
   // A new tag typed whole.
   await input.fill('Morning Dew');
   await input.press('Enter');
-  await expect(actions.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([`#${meadow}`, '#morning dew']);
+  await expect(actions.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([`#${meadow}×`, '#morning dew×']);
   expect((await getByApi<{ tags: string[] }>(app.url, token, `/api/images/${id}`)).body.tags).toEqual([meadow, 'morning dew'].sort());
+
+  // A mistyped tag can be taken off again.
+  await actions.getByRole('button', { name: 'Remove tag morning dew' }).click();
+  await expect(actions.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([`#${meadow}×`]);
+  expect((await getByApi<{ tags: string[] }>(app.url, token, `/api/images/${id}`)).body.tags).toEqual([meadow]);
 });

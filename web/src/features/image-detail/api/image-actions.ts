@@ -39,6 +39,27 @@ export function useAddTagToImage(id: string) {
   });
 }
 
+/**
+ * POST /remove-tag for one tag. The server allows whoever added the tag there, the uploader or an
+ * admin, and answers anyone else 404 with a message that says so.
+ */
+export function useRemoveTag(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tag: string) => callApi(calls.removeTag, { body: { tagName: [tag], imageId: id } }),
+    onSuccess: (_answer, tag) => {
+      queryClient.setQueryData<Image>(imageQueryKey(id), (image) => (image ? { ...image, tags: image.tags.filter((t) => t !== tag) } : image));
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: imageQueryKey(id), exact: true }),
+        queryClient.invalidateQueries({ queryKey: profileListsQueryKey }),
+        queryClient.invalidateQueries({ queryKey: ['tags'] }),
+        queryClient.invalidateQueries({ queryKey: ['tag-suggestions'] }),
+      ]);
+    },
+    onError: (error) => console.error('Error removing tag:', error),
+  });
+}
+
 const inPhotoQueryKey = (id: string) => ['image', id, 'in-photo'] as const;
 const taggedUsersQueryKey = (id: string) => ['image', id, 'people'] as const;
 

@@ -84,7 +84,7 @@ describe('tags in the detail', () => {
         return { body: { tags } };
       },
     });
-    expect(within(within(panel).getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((tag) => tag.textContent)).toEqual(['#beach']);
+    expect(within(within(panel).getByRole('list', { name: 'Tags' })).getAllByRole('listitem').map((tag) => tag.textContent)).toEqual(['#beach×']);
     const input = within(panel).getByRole('textbox', { name: 'New tag' });
     await user.type(input, 's');
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -95,7 +95,7 @@ describe('tags in the detail', () => {
     expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain('/api/search/suggestions?query=su');
     // Nothing highlighted: Enter saves the text as typed (spec §5: Enter saves one tag).
     await user.type(input, 'n{Enter}');
-    await waitFor(() => expect(within(panel).getByRole('list', { name: 'Tags' })).toHaveTextContent('#beach#sun'));
+    await waitFor(() => expect(within(panel).getByRole('list', { name: 'Tags' })).toHaveTextContent('#beach×#sun×'));
     expect(bodiesTo(fetchMock, '/images/a/addTag')).toEqual([{ tag: 'sun' }]);
     expect(input).toHaveValue('');
   });
@@ -113,6 +113,26 @@ describe('tags in the detail', () => {
     await user.type(input, 'sun');
     await user.click(await within(panel).findByRole('option', { name: '#sunset' }));
     await waitFor(() => expect(bodiesTo(fetchMock, '/images/a/addTag')).toEqual([{ tag: 'sunrise' }, { tag: 'sunset' }]));
+  });
+
+  it('removes a tag; a refused removal shows the server’s reason and keeps the tag', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    let tags = ['beach', 'sun'];
+    const { fetchMock, panel, user } = await openDetail(makeImage('a', { tags }), {
+      'GET /api/images/a': () => ({ body: makeImage('a', { tags }) }),
+      'POST /remove-tag': ({ init }) => {
+        const [name] = (JSON.parse(String(init?.body)) as { tagName: string[] }).tagName;
+        if (name === 'sun') return { status: 404, body: { message: 'The tag "sun" on image a can only be removed by whoever added it.' } };
+        tags = tags.filter((tag) => tag !== name);
+        return { body: { message: 'Tag removed.' } };
+      },
+    });
+    await user.click(within(panel).getByRole('button', { name: 'Remove tag beach' }));
+    await waitFor(() => expect(within(panel).getByRole('list', { name: 'Tags' })).toHaveTextContent(/^#sun×$/));
+    expect(bodiesTo(fetchMock, '/remove-tag')).toEqual([{ tagName: ['beach'], imageId: 'a' }]);
+    await user.click(within(panel).getByRole('button', { name: 'Remove tag sun' }));
+    expect(await within(panel).findByRole('alert')).toHaveTextContent('can only be removed by whoever added it');
+    expect(within(panel).getByRole('list', { name: 'Tags' })).toHaveTextContent('#sun×');
   });
 
   it('shows No tags when there are none', async () => {

@@ -1,12 +1,31 @@
 import { texts } from '@photo/contract';
 
-export function TagList({ tags }: { tags: string[] }) {
+type TagListProps = {
+  tags: string[];
+  /** When given, each tag has a remove button (the detail view); the server decides who may. */
+  onRemove?: (tag: string) => void;
+  /** A tag being removed right now: its button waits. */
+  removing?: string | null;
+};
+
+export function TagList({ tags, onRemove, removing = null }: TagListProps) {
   if (tags.length === 0) return <p className="text-sm text-slate-500">{texts.NO_TAGS}</p>;
   return (
     <ul aria-label="Tags" className="flex flex-wrap gap-2">
       {tags.map((tag) => (
-        <li key={tag} className="rounded-full bg-indigo-50 px-3 py-1 text-sm text-indigo-800">
+        <li key={tag} className={`flex items-center gap-1 rounded-full bg-indigo-50 py-1 text-sm text-indigo-800 ${onRemove ? 'pr-1 pl-3' : 'px-3'}`}>
           #{tag}
+          {onRemove ? (
+            <button
+              type="button"
+              aria-label={`Remove tag ${tag}`}
+              disabled={removing === tag}
+              onClick={() => onRemove(tag)}
+              className="rounded-full px-1.5 hover:bg-indigo-100 focus-visible:outline-2 focus-visible:outline-indigo-600 disabled:opacity-50"
+            >
+              ×
+            </button>
+          ) : null}
         </li>
       ))}
     </ul>
