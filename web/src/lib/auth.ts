@@ -30,6 +30,19 @@ export function isAdmin(): boolean {
   return getTokenPayload()?.user.role === 'admin';
 }
 
+/** The signed-in person's id from the token (null when signed out), to tell their own images apart. */
+export function currentUserId(): string | null {
+  return getTokenPayload()?.user.id ?? null;
+}
+
+/**
+ * DECISIONS §3: selective sharing is for images the person uploaded, or any image for an admin.
+ * Offering Share on someone else's photo would only end in a refusal the spec lets us only log.
+ */
+export function mayShareImage(image: { uploadedBy: string | null }): boolean {
+  return isAdmin() || (image.uploadedBy !== null && image.uploadedBy === currentUserId());
+}
+
 /** Spec §4: Sign Out removes the token and reloads the page. */
 export function signOut(): void {
   clearToken();

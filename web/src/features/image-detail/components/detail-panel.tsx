@@ -1,5 +1,6 @@
 import type { Image } from '@photo/contract';
 import { Button } from '@/components/ui/button';
+import { mayShareImage } from '@/lib/auth';
 import { DetailTags } from './detail-tags';
 import { InPhotoButton } from './in-photo-button';
 import { LikeButton } from './like-button';
@@ -12,9 +13,11 @@ export function DetailPanel({ image, onShare }: DetailPanelProps) {
     <aside aria-label="Image actions" className="flex flex-col gap-5 bg-white p-5 text-slate-900 lg:w-80 lg:shrink-0 lg:overflow-y-auto">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <LikeButton key={image._id} imageId={image._id} initial={{ liked: image.liked, likes: image.likes }} />
-        <Button variant="secondary" onClick={onShare}>
-          Share
-        </Button>
+        {mayShareImage(image) && (
+          <Button variant="secondary" onClick={onShare}>
+            Share
+          </Button>
+        )}
       </div>
       <InPhotoButton imageId={image._id} />
       <DetailTags key={image._id} imageId={image._id} tags={image.tags} />

@@ -180,6 +180,19 @@ describe('image detail (/image/:id)', () => {
     expect(screen.queryByText('photo-a.jpg')).not.toBeInTheDocument();
   });
 
+  it("offers Share only on the person's own photos, or on any photo to an admin (DECISIONS §3)", async () => {
+    setToken(fakeToken({ id: 'u2' }));
+    stubImages();
+    const { unmount } = await openImage('/image/a');
+    expect(screen.getByRole('button', { name: /Like/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Share' })).not.toBeInTheDocument();
+    unmount();
+
+    setToken(fakeToken({ id: 'u2', role: 'admin' }));
+    await openImage('/image/a');
+    expect(screen.getByRole('button', { name: 'Share' })).toBeInTheDocument();
+  });
+
   it('shares the image; Escape then closes the share dialog, not the detail', async () => {
     setToken(fakeToken());
     const fetchMock = stubImages({ 'POST /api/share-restricted': { body: { message: 'Shared.' } } });
