@@ -71,6 +71,14 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
     expect(ids((await filter(alice, 'BEACH')).body.images)).toEqual(newestFirst([p0, p1, p2, p3]));
   });
 
+  it('suggests a tag the moment it is added, and stops when it is gone (cached per prefix and library version)', async () => {
+    expect(await suggest(alice, 'beag')).toEqual(['beagle']);
+    await api.post('/add-tags', { tags: ['beagles'], imageIds: [pics[0] as string] }, alice.token);
+    expect(await suggest(alice, 'beag')).toEqual(['beagle', 'beagles']);
+    await api.post('/remove-tag', { tagName: ['beagles'], imageId: pics[0] as string }, alice.token);
+    expect(await suggest(alice, 'beag')).toEqual(['beagle']);
+  });
+
   it('answers a repeated filter from its cache only while nothing changed: a new tag, a like or a removal shows at once', async () => {
     const p4 = pics[4] as string;
     const first = await filter(alice, ['beagle']);

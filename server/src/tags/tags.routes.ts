@@ -16,7 +16,7 @@ export function registerTagRoutes(app: FastifyInstance, authenticate: Authentica
   registerCall(app, authenticate, calls.addTagToImage, ({ user, params, body }) => tags.addOne(user, params.id, body.tag));
   registerCall(app, authenticate, calls.getUserTags, ({ user }) => tags.usedBy(user));
   registerCall(app, authenticate, calls.getMyTaggedImages, ({ user }) => tags.taggedBy(user));
-  registerCall(app, authenticate, calls.searchSuggestions, async ({ query }) => tags.suggestions(query.query));
+  registerCall(app, authenticate, calls.searchSuggestions, async ({ query }) => new PreSerialized(await tags.suggestionsJson(query.query)));
   registerCall(app, authenticate, calls.headerSearchTags, async ({ user, body }) =>
     new PreSerialized(await tags.withAllTagsJson(user, body.query, serializeFilter)));
 }

@@ -13,8 +13,13 @@ import type { TagKind, TagsRepository } from './tags.repository.js';
 
 /** Most tags any list returns (vocabulary, a person's tags): far above a real library's. */
 export const MAX_TAG_LIST = 20_000;
-/** Most images a tag filter or a "my …" list returns, newest first. */
+/** Most images a "my …" list returns, newest first. */
 export const MAX_TAGGED_IMAGES = 1000;
+/**
+ * Most images the tag filter returns, newest first. The answer replaces the gallery in one piece
+ * (spec §4: no paging), at ~800 bytes an image; beyond this, another tag narrows better than scrolling.
+ */
+export const MAX_FILTERED_IMAGES = 500;
 
 /**
  * Tagging as one shared vocabulary (DECISIONS §3). Every per-image call works only on images the
@@ -34,6 +39,7 @@ export class TagsService {
 
   /** Serialized tag-filter answers per person, tags and library version (like gallery pages). */
   private readonly filters = new PageCache(200);
+  private readonly suggestionCache = new PageCache(2000);
 
   async vocabulary(): Promise<{ tags: string[] }> {
     return { tags: await this.deps.tags.vocabulary(MAX_TAG_LIST) };
@@ -108,6 +114,20 @@ export class TagsService {
     return { data };
   }
 
+  /**
+   * Suggestions as JSON, cached per prefix for one library version (every tag write bumps it):
+   * people type the same few letters, and a prefix such as 'be' ranks hundreds of tags.
+   */
+  async suggestionsJson(query: string): Promise<string> {
+    const { version } = await this.deps.libraryVersion();
+    const prefix = normalizeTag(query);
+    const cached = this.suggestionCache.get(prefix, version);
+    if (cached !== undefined) return cached;
+    const json = JSON.stringify(await this.suggestions(prefix));
+    this.suggestionCache.set(prefix, version, json);
+    return json;
+  }
+
   /** Spec §5: tags starting with the text, most used first, at most five. */
   async suggestions(query: string): Promise<string[]> {
     const prefix = normalizeTag(query);
@@ -116,8 +136,8 @@ export class TagsService {
   }
 
   /**
-   * The tag filter's answer, serialized: up to MAX_TAGGED_IMAGES presented images is the costliest
-   * read there is (~100 ms), and people click the same few tags on and off. Cached per person, tag
+   * The tag filter's answer, serialized: up to MAX_FILTERED_IMAGES presented images is the costliest
+   * read there is (~50 ms), and people click the same few tags on and off. Cached per person, tag
    * set and URL window for one library version, which every tag, like and visibility change bumps.
    */
   async withAllTagsJson(
@@ -138,7 +158,7 @@ export class TagsService {
 
   /**
    * The tag filter and the search results (spec §4): visible images carrying every given tag,
-   * newest first, at most MAX_TAGGED_IMAGES. A text query may name several tags separated by commas.
+   * newest first, at most MAX_FILTERED_IMAGES. A text query may name several tags separated by commas.
    */
   async withAllTags(user: AuthUser, query: string | readonly string[]): Promise<{ images: Image[]; message?: string }> {
     const names = normalizeTags(typeof query === 'string' ? query.split(',') : query);
@@ -148,7 +168,7 @@ export class TagsService {
     if (names.length === 0 || usable.length < names.length) return noImages();
     // The rarest tag drives the walk: fewest index entries to visit.
     const ordered = [...usable].sort((a, b) => a.usage_count - b.usage_count).map((tag) => tag.id);
-    const ids = await this.deps.tags.imagesWithAll(user, ordered, MAX_TAGGED_IMAGES);
+    const ids = await this.deps.tags.imagesWithAll(user, ordered, MAX_FILTERED_IMAGES);
     if (ids.length === 0) return noImages();
     return { images: await this.deps.presenter.present(await this.deps.images.withMedia(ids), user) };
   }

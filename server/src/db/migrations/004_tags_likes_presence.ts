@@ -21,6 +21,10 @@ export function tagsLikesPresence({ idColumn, dialect }: MigrationContext) {
         .addColumn('created_at', 'text', (c) => c.notNull())
         .execute();
 
+      // Suggestions read a prefix range of names ranked by usage: with the count in the index the
+      // range is read from the index alone (no row lookups, which were half a suggestion's cost).
+      await db.schema.createIndex('tags_name_usage').on('tags').columns(['name', 'usage_count']).execute();
+
       await db.schema
         .createTable('image_tags')
         .addColumn('image_id', 'integer', (c) => c.notNull().references('images.id').onDelete('cascade'))
