@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { tags as tagContract } from '@photo/contract';
 import { optionId, SuggestionList, useActiveSuggestion } from '@/components/ui/suggestion-list';
-import { useTagSuggestions } from '../api/get-tag-suggestions';
+import { useTagSuggestions } from '@/lib/tag-suggestions';
 import { hasFinishedTag, normaliseTag, splitTags } from './tag-text';
 
 type TagChipsInputProps = {
@@ -43,7 +43,7 @@ export function TagChipsInput({ label, value, onChange, draft, onDraftChange, al
     return () => clearTimeout(timer);
   }, []);
   const typed = draft.replace(/^"/, '');
-  const suggestions = suggestTags(useTagSuggestions(typed), [...value, ...alreadyOnAll]);
+  const suggestions = suggestTags(useTagSuggestions(typed, tagContract.BULK_TAG_SUGGESTION_MIN), [...value, ...alreadyOnAll]);
   const shown = focused ? suggestions : [];
   const { active, onArrowKey } = useActiveSuggestion(shown, (list) => (list.length > 0 ? 0 : -1));
 

@@ -1,9 +1,10 @@
+import { tags } from '@photo/contract';
 import { useEffect, useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { SearchIcon } from '@/components/ui/icons';
 import { optionId, SuggestionList, useActiveSuggestion } from '@/components/ui/suggestion-list';
 import { paths } from '@/config/paths';
-import { useSearchSuggestions } from '../api/get-search-suggestions';
+import { useTagSuggestions } from '@/lib/tag-suggestions';
 
 const SEARCH_PREFIX = '/search/';
 
@@ -36,7 +37,7 @@ export function SearchBox() {
   const navigate = useNavigate();
   const [text, setText] = useState(() => queryFromPathname(location.pathname));
   const [listOpen, setListOpen] = useState(false);
-  const suggestions = useSearchSuggestions(text);
+  const suggestions = useTagSuggestions(text, tags.SEARCH_SUGGESTION_MIN, 150);
   const shown = listOpen ? suggestions : [];
   const { active, onArrowKey } = useActiveSuggestion(shown, initialHighlight(text));
   const id = useId();

@@ -1,8 +1,9 @@
+import { tags } from '@photo/contract';
 import { useId, useState, type FormEvent, type KeyboardEvent } from 'react';
 import { Button } from '@/components/ui/button';
 import { optionId, SuggestionList, useActiveSuggestion } from '@/components/ui/suggestion-list';
 import { useAddTagToImage } from '../api/image-actions';
-import { useTagSuggestions } from '../api/get-tag-suggestions';
+import { useTagSuggestions } from '@/lib/tag-suggestions';
 
 /**
  * Spec §2/§5: "#" prefix, placeholder 'Add a new tag', Add; Enter saves one tag. Known tags are
@@ -16,7 +17,7 @@ export function AddTagForm({ imageId }: { imageId: string }) {
   const id = useId();
   const inputId = `${id}-input`;
   const listId = `${id}-list`;
-  const suggestions = useTagSuggestions(tag).slice(0, 5);
+  const suggestions = useTagSuggestions(tag, tags.IMAGE_TAG_SUGGESTION_MIN).slice(0, tags.MAX_TAG_SUGGESTIONS);
   // A lone suggestion that is exactly the typed text adds nothing.
   const onlyTheTyped = suggestions.length === 1 && suggestions[0] === tag.trim().toLowerCase();
   const shown = focused && !onlyTheTyped ? suggestions : [];

@@ -1,8 +1,9 @@
-import { calls, tags } from '@photo/contract';
+import { calls } from '@photo/contract';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 
+/** One cache for every tag box: the header search, Add Tags and the detail's tag input ask the same call. */
 export const tagSuggestionsQueryOptions = (query: string) =>
   queryOptions({
     queryKey: ['tag-suggestions', query],
@@ -11,19 +12,20 @@ export const tagSuggestionsQueryOptions = (query: string) =>
   });
 
 /**
- * Spec §5: the bulk tag input suggests from 1 character, best first (the server ranks them);
- * failures show none. While the answer for the latest text is on its way, the previous answer stays,
- * narrowed to what is typed, so Tab and Enter never wait for the server.
+ * Spec §5: tag suggestions, best first (the server ranks them), once the trimmed text has
+ * `minLength` characters (3 for the header search, 2 for the detail's tag input, 1 for the bulk
+ * input); failures show none. While the answer for the latest text is on its way, the previous
+ * answer stays, narrowed to what is typed, so Tab and Enter never wait for the server.
  */
-export function useTagSuggestions(text: string): string[] {
+export function useTagSuggestions(text: string, minLength: number, debounceMs = 120): string[] {
   const query = text.trim().toLowerCase();
-  const asked = useDebouncedValue(query, 120);
+  const asked = useDebouncedValue(query, debounceMs);
   const result = useQuery({
     ...tagSuggestionsQueryOptions(asked),
-    enabled: asked.length >= tags.BULK_TAG_SUGGESTION_MIN,
+    enabled: asked.length >= minLength,
     placeholderData: keepPreviousData,
   });
-  if (query.length < tags.BULK_TAG_SUGGESTION_MIN || !result.data) return [];
+  if (query.length < minLength || !result.data) return [];
   const fresh = asked === query && !result.isPlaceholderData;
   return fresh ? result.data : result.data.filter((suggestion) => suggestion.toLowerCase().startsWith(query));
 }
