@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { texts } from '@photo/contract';
 import { isSignedIn } from '@/lib/auth';
 import { useLikeImage } from '../api/image-actions';
+import { LikeHeart } from './like-heart';
 
 type LikeState = { liked: boolean; likes: number };
 
@@ -29,20 +29,5 @@ export function LikeButton({ imageId, initial }: { imageId: string; initial: Lik
     });
   };
 
-  return (
-    <div className="flex items-center gap-2">
-      <button
-        type="button"
-        aria-pressed={state.liked}
-        aria-label={state.liked ? 'Unlike' : 'Like'}
-        onClick={toggle}
-        className="rounded-full p-2 text-rose-600 hover:bg-rose-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6" fill={state.likes > 0 ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={1.8}>
-          <path d="M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10z" />
-        </svg>
-      </button>
-      <span className="text-sm text-slate-700">{texts.likesText(state.likes)}</span>
-    </div>
-  );
+  return <LikeHeart liked={state.liked} likes={state.likes} onToggle={toggle} />;
 }

@@ -1,6 +1,6 @@
 import { useParams } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { texts, type Image } from '@photo/contract';
+import type { Image } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { Page } from '@/components/ui/page';
 import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
@@ -12,6 +12,7 @@ import { ImageLoadState } from './image-load-state';
 import { TagList } from './tag-list';
 import { useDetailKeys } from './use-detail-keys';
 import { useGoBack } from './use-go-back';
+import { LikeHeart } from './like-heart';
 
 /** Spec §2 shows a fixed date line here; the real date replaces it when the photo says when it was taken. */
 export const DATE_PLACEHOLDER = 'Date not recorded';
@@ -100,20 +101,5 @@ function SharedLikeToggle({ image }: { image: Image }) {
     });
   };
 
-  return (
-    <div className="flex items-center gap-2">
-      <button
-        type="button"
-        aria-pressed={image.liked}
-        aria-label={image.liked ? 'Unlike' : 'Like'}
-        onClick={toggle}
-        className="rounded-full p-2 text-rose-600 hover:bg-rose-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
-      >
-        <svg viewBox="0 0 24 24" aria-hidden="true" className="size-6" fill={image.likes > 0 ? 'currentColor' : 'none'} stroke="currentColor" strokeWidth={1.8}>
-          <path d="M12 20s-7-4.4-7-10a4 4 0 0 1 7-2.6A4 4 0 0 1 19 10c0 5.6-7 10-7 10z" />
-        </svg>
-      </button>
-      <span className="text-sm text-slate-700">{texts.likesText(image.likes)}</span>
-    </div>
-  );
+  return <LikeHeart liked={image.liked} likes={image.likes} onToggle={toggle} />;
 }
