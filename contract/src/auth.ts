@@ -32,9 +32,9 @@ export const signup = defineCall({
   method: 'POST',
   path: '/signup',
   tag: 'auth',
-  summary: 'Create an account (the first account becomes admin); returns a session token',
+  summary: 'Create an account (the first account becomes admin); returns a session token. A `proof` token from a share mail sent to the same address confirms it at once; otherwise a confirmation link is mailed',
   access: 'public',
-  body: z.object({ username, email, password }),
+  body: z.object({ username, email, password, proof: z.string().max(128).optional() }),
   response: tokenResponse,
 });
 

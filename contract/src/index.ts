@@ -1,3 +1,4 @@
+import * as addresses from './addresses.js';
 import * as admin from './admin.js';
 import * as auth from './auth.js';
 import * as health from './health.js';
@@ -13,12 +14,13 @@ export * from './call.js';
 export * from './common.js';
 export { GALLERY_PAGE_SIZE, MAX_PAGE_SIZE } from './images.js';
 export { PROFILE_UPLOADS_LIMIT } from './profile.js';
-export { admin, auth, health, images, likes, presence, profile, sharing, tags, templates };
+export { addresses, admin, auth, health, images, likes, presence, profile, sharing, tags, templates };
 export type { TokenPayload } from './auth.js';
 export type { Profile, Role } from './profile.js';
 export type { Image, UploadOutcome } from './images.js';
 export type { EmailTemplate } from './templates.js';
 export type { AccessType } from './sharing.js';
+export type { AddressProof, ProofState } from './addresses.js';
 export * as texts from './texts.js';
 
 /** Every call of spec §7, by a stable name. */
@@ -28,6 +30,10 @@ export const calls = {
   signup: auth.signup,
   forgotPassword: auth.forgotPassword,
   resetPassword: auth.resetPassword,
+  getAddressProof: addresses.getAddressProof,
+  confirmAddress: addresses.confirmAddress,
+  releaseAddress: addresses.releaseAddress,
+  resendConfirmation: addresses.resendConfirmation,
   getApiProfile: profile.getApiProfile,
   getProfile: profile.getProfile,
   getMe: profile.getMe,

@@ -19,6 +19,8 @@ export const profile = z.object({
   profileImage: z.string().nullable(),
   image: z.string().nullable(),
   bulkTags: z.array(z.string()),
+  /** Whether the account has proven its e-mail address; until then nothing shared with it shows. */
+  emailConfirmed: z.boolean(),
   /** The person's own uploads, newest first (at most PROFILE_UPLOADS_LIMIT). */
   userUploadedImages: z.array(image),
 });
@@ -38,7 +40,7 @@ export const getProfile = defineCall({
 export const getMe = defineCall({
   method: 'GET', path: '/api/users/me', tag: 'profile', access: 'user',
   summary: 'Name and avatar for the header',
-  response: z.object({ name: z.string(), image: z.string().nullable(), role }),
+  response: z.object({ name: z.string(), image: z.string().nullable(), role, email: z.string(), emailConfirmed: z.boolean() }),
 });
 
 export const updateProfile = defineCall({

@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { AddressProofsRepository } from './addresses/address-proofs.repository.js';
+import { registerAddressRoutes } from './addresses/address-proofs.routes.js';
+import { AddressProofsService } from './addresses/address-proofs.service.js';
 import { AuthService } from './auth/auth.service.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { PasswordResetsRepository } from './auth/password-resets.repository.js';
@@ -112,7 +115,10 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const tokens = new SessionTokens(secret, config.jwt.ttl);
   const publicUrl = config.publicUrl ?? `http://localhost:${config.port}`;
   if (!config.publicUrl) app.log.warn(`PUBLIC_URL is not set; links in e-mails will point to ${publicUrl}`);
-  const auth = new AuthService({ database, users, resets, tokens, throttle, mailer, clock, logger: app.log, publicUrl });
+  const addresses = new AddressProofsService({
+    db: database.db, proofs: new AddressProofsRepository(database.db), users, mailer, throttle, clock, logger: app.log, publicUrl,
+  });
+  const auth = new AuthService({ database, users, resets, tokens, throttle, mailer, clock, logger: app.log, publicUrl, addresses });
   const authenticate = (token: string) => auth.authenticate(token);
 
   const signer = new UrlSigner(secret);
@@ -156,6 +162,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     throttle,
     clock,
     publicUrl,
+    users,
+    addresses,
   });
   const sharedViews = new SharedViewsService({ records: accessRecords, images: imagesRepository, presenter });
 
@@ -170,7 +178,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
-    Promise.all([throttle.prune(), resets.deleteExpiredBefore(cutoff)]).catch((err: unknown) =>
+    Promise.all([throttle.prune(), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff)]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 3_600_000);
@@ -182,6 +190,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   await registerWebApp(app, config.webDist);
   registerHealthRoutes(app, authenticate, database, version);
   registerAuthRoutes(app, authenticate, auth);
+  registerAddressRoutes(app, authenticate, addresses);
   await registerMultipart(app, config.uploads.maxFileBytes);
   registerProfileRoutes(app, authenticate, profiles, profileImages, config.uploads.maxFileBytes);
   registerImageRoutes(app, authenticate, images, search);

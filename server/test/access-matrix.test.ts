@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image } from '@photo/contract';
 import { testDatabases } from './support/databases.js';
+import { signUpConfirmed } from './support/accounts.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { tinyPng, upload } from './support/images.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -9,16 +10,24 @@ import { startTestServer, type TestServer } from './support/test-server.js';
  * THE access matrix (DECISIONS §3): every kind of person against every action on one image,
  * asserting the answer and, when refused, that nothing changed.
  */
-const actors = ['owner', 'admin', 'allAccess', 'restricted', 'inactiveRestricted', 'stranger', 'noToken'] as const;
+const actors = [
+  'owner', 'admin', 'allAccess', 'restricted', 'inactiveRestricted', 'unconfirmedAllAccess', 'unconfirmedRestricted', 'stranger', 'noToken',
+] as const;
 type Actor = (typeof actors)[number];
 
-/** Who can see the image: everyone with an active share, the uploader and admins. */
+/**
+ * Who can see the image: everyone with an active share whose account has proven its address, the
+ * uploader and admins. The unconfirmed actors signed up with a shared-to address but never opened a
+ * link mailed to it (decision 0006): to them the share does not exist.
+ */
 const sees: Record<Actor, boolean> = {
-  owner: true, admin: true, allAccess: true, restricted: true, inactiveRestricted: false, stranger: false, noToken: false,
+  owner: true, admin: true, allAccess: true, restricted: true, inactiveRestricted: false,
+  unconfirmedAllAccess: false, unconfirmedRestricted: false, stranger: false, noToken: false,
 };
 /** Deleting and selective sharing: the uploader or an admin. */
 const manages: Record<Actor, boolean> = {
-  owner: true, admin: true, allAccess: false, restricted: false, inactiveRestricted: false, stranger: false, noToken: false,
+  owner: true, admin: true, allAccess: false, restricted: false, inactiveRestricted: false,
+  unconfirmedAllAccess: false, unconfirmedRestricted: false, stranger: false, noToken: false,
 };
 const refusal = (actor: Actor) => (actor === 'noToken' ? 401 : 404);
 
@@ -31,10 +40,16 @@ describe.each(testDatabases)('access matrix on %s', (database) => {
   let seed = 0;
 
   async function signUp(actor: Actor): Promise<void> {
-    const person = newPerson(actor.toLowerCase());
-    const res = await api.post<{ token: string }>('/signup', person);
-    expect(res.status).toBe(201);
-    tokens[actor] = res.body.token;
+    if (actor.startsWith('unconfirmed')) {
+      const person = newPerson(actor.toLowerCase());
+      const res = await api.post<{ token: string }>('/signup', person);
+      expect(res.status).toBe(201);
+      tokens[actor] = res.body.token;
+      emails[actor] = person.email;
+      return;
+    }
+    const person = await signUpConfirmed(server, api, { prefix: actor.toLowerCase() });
+    tokens[actor] = person.token;
     emails[actor] = person.email;
   }
   async function uploadOne(token: string): Promise<string> {
@@ -56,8 +71,9 @@ describe.each(testDatabases)('access matrix on %s', (database) => {
     for (const actor of actors.filter((a) => a !== 'admin' && a !== 'noToken')) await signUp(actor);
     imageId = await uploadOne(ownerToken());
     await uploadOne(tokens.stranger!); // something else in the library
-    expect((await api.post('/api/share-all', { accessTo: [emails.allAccess] }, tokens.admin)).status).toBe(200);
-    const restricted = { imageIds: [imageId], emails: [emails.restricted, emails.inactiveRestricted] };
+    const allAccess = { accessTo: [emails.allAccess, emails.unconfirmedAllAccess] };
+    expect((await api.post('/api/share-all', allAccess, tokens.admin)).status).toBe(200);
+    const restricted = { imageIds: [imageId], emails: [emails.restricted, emails.inactiveRestricted, emails.unconfirmedRestricted] };
     expect((await api.post('/api/share-restricted', restricted, ownerToken())).status).toBe(200);
     const records = (await api.get<{ restrictedAccessUserData: { _id: string; accessTo: string }[] }>('/getUserAccessData', ownerToken())).body;
     const inactive = records.restrictedAccessUserData.find((r) => r.accessTo === emails.inactiveRestricted)!;

@@ -28,9 +28,9 @@ describe.each(testDatabases)('likes on %s', (database) => {
   beforeAll(async () => {
     server = await startTestServer(database, { clock });
     api = apiClient(server.url);
-    admin = await fx.signUp('admin');
-    alice = await fx.signUp('alice');
-    bob = await fx.signUp('bob');
+    admin = await fx.signUpConfirmed('admin');
+    alice = await fx.signUpConfirmed('alice');
+    bob = await fx.signUpConfirmed('bob');
   }, 60_000);
   afterAll(async () => server?.close());
 
@@ -55,7 +55,7 @@ describe.each(testDatabases)('likes on %s', (database) => {
 
   it('lists My Favorite Images: what this person liked, most recently liked first', async () => {
     const [a1, a2, a3] = (await fx.images(alice, 3)) as [string, string, string];
-    const carol = await fx.signUp('carol');
+    const carol = await fx.signUpConfirmed('carol');
     await like(carol, a1, true); // not visible to Carol: refused, so not a favourite
     await fx.share(alice, [a1, a2, a3], carol);
     await like(carol, a2, true);

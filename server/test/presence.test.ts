@@ -26,9 +26,9 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
   beforeAll(async () => {
     server = await startTestServer(database, { clock });
     api = apiClient(server.url);
-    await fx.signUp('admin');
-    alice = await fx.signUp('alice');
-    bob = await fx.signUp('bob');
+    await fx.signUpConfirmed('admin');
+    alice = await fx.signUpConfirmed('alice');
+    bob = await fx.signUpConfirmed('bob');
   }, 60_000);
   afterAll(async () => server?.close());
 
@@ -47,7 +47,7 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
   });
 
   it("lists Photos I'm in with a thumbnail URL, name and tags, most recently marked first", async () => {
-    const carol = await fx.signUp('carol');
+    const carol = await fx.signUpConfirmed('carol');
     const [c1, c2, c3] = (await fx.images(carol, 3)) as [string, string, string];
     await api.post('/add-tags', { tags: ['Party', 'friends'], imageIds: [c2] }, carol.token);
     await api.post('/inPhoto', { imageId: c2 }, carol.token);
@@ -68,7 +68,7 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
 
   it('answers 404 naming the id for an image the person cannot see, and marks nothing', async () => {
     const [a] = (await fx.images(alice, 1)) as [string];
-    const dave = await fx.signUp('dave');
+    const dave = await fx.signUpConfirmed('dave');
     const refused = await api.post('/inPhoto', { imageId: a }, dave.token);
     expect(refused.status).toBe(404);
     expect(refused.body).toMatchObject({ message: `Image ${a} was not found.` });

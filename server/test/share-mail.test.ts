@@ -15,10 +15,17 @@ describe.each(testDatabases)('share e-mails through SMTP on %s', (database) => {
   let admin: { token: string; username: string };
   let seed = 0;
 
+  /** Signs up and opens the confirmation mail (it arrives over SMTP here), as its owner would. */
   async function signUp(prefix = 'user') {
     const person = newPerson(prefix);
     const res = await api.post<{ token: string }>('/signup', person);
     expect(res.status).toBe(201);
+    const me = await api.get<{ emailConfirmed: boolean }>('/api/users/me', res.body.token);
+    if (!me.body.emailConfirmed) {
+      const mail = await smtp.waitFor(person.email, 5000, /Confirm your e-mail/);
+      const token = /\/confirm-email\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1]!;
+      expect((await api.post(`/api/address-proofs/${token}/confirm`, {})).status).toBe(200);
+    }
     return { token: res.body.token, username: person.username, email: person.email };
   }
   async function uploadTiny(token: string, count: number): Promise<string[]> {
@@ -54,10 +61,12 @@ describe.each(testDatabases)('share e-mails through SMTP on %s', (database) => {
     for (const to of [to1, to2]) {
       const mail = await smtp.waitFor(to);
       expect(mail.subject).toBe(`${bob.username} sent you 3 photos`);
-      expect(mail.text?.trim()).toBe(`Hi! <b>${bob.username}</b> & co shared 3 photos.\nLook: http://photos.test/sharedMedia`);
+      // No account has the address yet: the link proves it (decision 0006), each recipient their own.
+      const link = /http:\/\/photos\.test\/confirm-email\/[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0];
+      expect(mail.text?.trim()).toBe(`Hi! <b>${bob.username}</b> & co shared 3 photos.\nLook: ${link}`);
       expect(mail.html).toContain(`Hi! &lt;b&gt;${bob.username}&lt;/b&gt; &amp; co shared 3 photos.`);
       expect(mail.html).not.toContain('<b>');
-      expect(mail.html).toContain('href="http://photos.test/sharedMedia"');
+      expect(mail.html).toContain(`href="${link}"`);
     }
     const toThem = smtp.messages.filter((m) => JSON.stringify(m.to).includes(to1));
     expect(toThem).toHaveLength(1);
@@ -72,8 +81,10 @@ describe.each(testDatabases)('share e-mails through SMTP on %s', (database) => {
     const total = (await api.get<{ pagination: { totalImages: number } }>('/api/gridimages?page=1&limit=1', admin.token)).body.pagination.totalImages;
     expect(mail.subject).toBe(`${admin.username} shared photos with you`);
     expect(mail.text).toContain(`${admin.username} shared ${total} photos with you on Photo Library.`);
-    expect(mail.text).toContain(`Open them here: ${res.body.link}`);
-    expect(mail.html).toContain(`href="${res.body.link}"`);
+    // The mailed link is the public link plus a proof of the address; the sharer only sees the bare link.
+    const mailed = new RegExp(`Open them here: (${res.body.link}\\?confirm=[A-Za-z0-9_-]{43})`).exec(mail.text ?? '')?.[1];
+    expect(mailed).toBeDefined();
+    expect(mail.html).toContain(`href="${mailed}"`);
     // The mailed link opens the library without signing in.
     const page = await api.get<{ images: Image[] }>(`/shared-images/${res.body.link.split('/').pop()}`);
     expect(page.status).toBe(200);
@@ -88,7 +99,7 @@ describe.each(testDatabases)('share e-mails through SMTP on %s', (database) => {
     expect((await api.post('/api/share-restricted', { imageIds: [id], emails: [to] }, sue.token)).status).toBe(200);
     const mail = await smtp.waitFor(to);
     expect(mail.subject).toBe(`${sue.username} shared photos with you`);
-    expect(mail.text).toBe('Enjoy!\n\nhttp://photos.test/sharedMedia\n');
+    expect(mail.text).toMatch(/^Enjoy!\n\nhttp:\/\/photos\.test\/confirm-email\/[A-Za-z0-9_-]{43}\n$/);
   });
 });
 
@@ -110,6 +121,11 @@ describe('share e-mail that cannot be sent', () => {
     const res = await api.post('/api/share-restricted', { imageIds: [id], emails: [carol.email] }, token);
     expect(res.status).toBe(200);
     const carolToken = (await api.post<{ token: string }>('/signup', carol)).body.token;
+    // No mail reached Carol, so her address is not proven: the share waits for it.
+    expect((await api.get<{ images: Image[] }>('/api/gridimages?page=1&limit=10', carolToken)).body.images).toEqual([]);
+    // Proven some other way (no call does this): the share then reaches her.
+    await server.sql('update users set email_confirmed_at = created_at where email = ?', [carol.email]);
+    await server.sql('update library_state set version = version + 1, reset_version = version + 1');
     expect((await api.get<{ images: Image[] }>('/api/gridimages?page=1&limit=10', carolToken)).body.images.map((i) => i._id)).toEqual([id]);
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image } from '@photo/contract';
+import { signUpConfirmed } from './support/accounts.js';
 import { testDatabases } from './support/databases.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { tinyPng, upload } from './support/images.js';
@@ -29,12 +30,9 @@ describe.each(testDatabases)('sharing on %s', (database) => {
   let adminIds: string[];
   let seed = 0;
 
+  /** A person who opened the link mailed to their address, so what is shared with it reaches them. */
   async function signUp(prefix = 'user', email?: string): Promise<Person> {
-    const person = newPerson(prefix);
-    if (email) person.email = email;
-    const res = await api.post<{ token: string }>('/signup', person);
-    expect(res.status).toBe(201);
-    return { token: res.body.token, email: person.email, username: person.username };
+    return signUpConfirmed(server, api, { prefix, ...(email ? { email } : {}) });
   }
   async function uploadTiny(token: string, count: number): Promise<string[]> {
     const files = await Promise.all(Array.from({ length: count }, async () => ({ source: await tinyPng(5000 + seed++), name: `s-${seed}.png` })));
@@ -68,7 +66,7 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     expect(await galleryIds(carol.token)).toEqual([bobIds[0], bobIds[1]]);
     expect((await api.get<Image>(`/api/images/${bobIds[1]}`, carol.token)).status).toBe(200);
     expect((await api.get(`/api/images/${bobIds[2]}`, carol.token)).status).toBe(404);
-    // Someone who signs up later with a shared-to address sees the share straight away.
+    // Someone who signs up later with a shared-to address sees the share once the address is proven.
     const daveAccount = await signUp('dave', dave);
     expect(await galleryIds(daveAccount.token)).toEqual([bobIds[0], bobIds[1]]);
     const access = await accessData(bob.token);
@@ -246,13 +244,17 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     const adminShares = await api.get<{ sharedUsers: { sharedWith: string; countImages: number }[] }>('/api/users-i-shared-with', admin.token);
     expect(adminShares.body.sharedUsers).toContainEqual({ sharedWith: grandma, countImages: libraryIds.length });
 
-    // Sharing again gives the same link (the one already mailed keeps working).
-    expect((await api.post<{ link: string }>('/api/share-all', { accessTo: [grandma] }, admin.token)).body.link).toBe(res.body.link);
+    // Sharing again gives a new link, and the old one dies (decision 0006: nothing switched off returns).
+    const again = (await api.post<{ link: string }>('/api/share-all', { accessTo: [grandma] }, admin.token)).body.link;
+    expect(again).not.toBe(res.body.link);
+    expect((await api.get(`/shared-images/${token}`)).status).toBe(404);
+    const newToken = again.split('/').pop()!;
+    expect((await api.get(`/shared-images/${newToken}`)).status).toBe(200);
     const [record] = (await accessData(admin.token)).allAccessUserData;
     expect(record).toMatchObject({ accessTo: grandma, status: true });
 
     expect((await api.put(`/updateUserStatus/${record!._id}`, { status: false, type: 'allAccess' }, admin.token)).status).toBe(200);
-    const closed = await api.get<{ message: string }>(`/shared-images/${token}`);
+    const closed = await api.get<{ message: string }>(`/shared-images/${newToken}`);
     expect(closed.status).toBe(404);
     expect(closed.body.message).toBe('This link is no longer active.');
     expect(await total(her.token)).toBe(0);

@@ -6,10 +6,11 @@ import type { DB } from '../db/schema.js';
  * Who sees which image (DECISIONS §3), applied to any query over the `images` table. Every query
  * that lists or reads images for a person goes through this, so the rule lives in one place:
  * - admin: every image (no condition, so pages are read straight off the `images_ready_id` index);
- * - user: the images they uploaded, plus those covered by an ACTIVE access record whose receiver
- *   e-mail is their account's e-mail: an all-access record covers every image, a restricted one the
- *   images listed in it. Matching by e-mail means someone who signs up later with a shared-to
- *   address sees the share at once.
+ * - user: the images they uploaded, plus — once the account has proven it owns its e-mail address
+ *   (decision 0006) — those covered by an ACTIVE access record whose receiver e-mail is that address:
+ *   an all-access record covers every image, a restricted one the images listed in it. Matching by
+ *   address means someone who signs up later with a shared-to address sees the share as soon as
+ *   they have opened a link mailed to it; an unproven account sees only its own uploads.
  *
  * Both share checks are uncorrelated subqueries: the all-access EXISTS is evaluated once per query
  * (so an all-access recipient walks the `(ready, id, uploaded_by)` index like an admin, with one
@@ -26,6 +27,7 @@ export function onlyVisible<TB extends keyof DB, O>(
   user: AuthUser,
 ): SelectQueryBuilder<DB, TB, O> {
   if (user.role === 'admin') return query;
+  if (!user.emailConfirmed) return query.where(ownUpload(user));
   return query.where(sql<boolean>`(${ownUpload(user)} or ${allAccessGranted(user)} or ${sharedWithRestricted(user)})`);
 }
 
@@ -40,20 +42,29 @@ export function visibleParts<TB extends keyof DB, O>(
   user: AuthUser,
 ): SelectQueryBuilder<DB, TB, O>[] {
   if (user.role === 'admin') return [query];
+  if (!user.emailConfirmed) return [query.where(ownUpload(user))];
   return [ownUpload(user), allAccessGranted(user), sharedWithRestricted(user)].map((part) => query.where(part));
+}
+
+/**
+ * The address shares reach this person by: their e-mail once proven (decision 0006), else none.
+ * Every lookup of access records by receiver goes through this, never through `user.email`.
+ */
+export function provenAddress(user: AuthUser): string | null {
+  return user.emailConfirmed ? user.email : null;
 }
 
 const ownUpload = (user: AuthUser) => sql<boolean>`${sql.ref('images.uploaded_by')} = ${user.id}`;
 
 const allAccessGranted = (user: AuthUser) => sql<boolean>`exists (
   select 1 from access_records all_access
-  where all_access.receiver_email = ${user.email} and all_access.active = 1 and all_access.kind = 'all'
+  where all_access.receiver_email = ${provenAddress(user)} and all_access.active = 1 and all_access.kind = 'all'
 )`;
 
 const sharedWithRestricted = (user: AuthUser) => sql<boolean>`${sql.ref('images.id')} in (
   select shared.image_id from access_record_images shared
   inner join access_records restricted on restricted.id = shared.record_id
-  where restricted.receiver_email = ${user.email} and restricted.active = 1 and restricted.kind = 'restricted'
+  where restricted.receiver_email = ${provenAddress(user)} and restricted.active = 1 and restricted.kind = 'restricted'
 )`;
 
 /** Deleting (DECISIONS §3): the uploader or an admin. */

@@ -12,7 +12,8 @@ import type { PasswordResetsRepository } from './password-resets.repository.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { LimitRule, Throttle } from './throttle.js';
 import type { UsersRepository } from './users.repository.js';
-import type { AuthUser } from './auth-user.js';
+import { type AuthUser, toAuthUser } from './auth-user.js';
+import type { AddressProofsService } from '../addresses/address-proofs.service.js';
 
 const RESET_TOKEN_MINUTES = 60;
 const MINUTE = 60;
@@ -36,6 +37,7 @@ export interface AuthServiceDeps {
   mailer: Mailer;
   clock: Clock;
   logger: Logger;
+  addresses: AddressProofsService;
   /** Where links in e-mails point: PUBLIC_URL, or the local address when it is unset. */
   publicUrl: string;
 }
@@ -43,27 +45,40 @@ export interface AuthServiceDeps {
 export class AuthService {
   constructor(private readonly deps: AuthServiceDeps) {}
 
-  async signUp(input: { username: string; email: string; password: string }, ip: string): Promise<string> {
-    const { users, throttle, clock } = this.deps;
+  /**
+   * Creates the account and signs it in (spec §4). Its address counts as confirmed only with a proof
+   * mailed to that very address (a share mail's link); otherwise a confirmation link is mailed, and
+   * until it is opened nothing shared with the address reaches the account (decision 0006).
+   */
+  async signUp(input: { username: string; email: string; password: string; proof?: string | undefined }, ip: string): Promise<string> {
+    const { database, users, throttle, clock, addresses } = this.deps;
     await throttle.consume(authLimits.signupPerIp, ip);
     if (await users.findByEmail(input.email)) throw conflict('An account with this e-mail address already exists.');
     const passwordHash = await hashPassword(input.password);
     const now = isoNow(clock);
     let user: UserRow;
     try {
-      user = await users.insertFirstIsAdmin({
-        username: input.username,
-        email: input.email,
-        password_hash: passwordHash,
-        profile_image_key: null,
-        created_at: now,
-        updated_at: now,
+      user = await database.db.transaction().execute(async (trx) => {
+        const proven = input.proof !== undefined && (await addresses.useForSignUp(trx, input.proof, input.email, now));
+        return users.insertFirstIsAdmin(
+          {
+            username: input.username,
+            email: input.email,
+            password_hash: passwordHash,
+            profile_image_key: null,
+            email_confirmed_at: proven ? now : null,
+            created_at: now,
+            updated_at: now,
+          },
+          trx,
+        );
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('An account with this e-mail address already exists.');
       throw error;
     }
-    this.deps.logger.info({ userId: user.id, role: user.role }, 'account created');
+    this.deps.logger.info({ userId: user.id, role: user.role, confirmed: user.email_confirmed_at !== null }, 'account created');
+    if (user.email_confirmed_at === null) await addresses.sendConfirmation(user);
     return this.issueToken(user);
   }
 
@@ -135,7 +150,7 @@ export class AuthService {
     const user = await this.deps.users.findById(claims.userId);
     // A password change bumps token_version: older tokens die with it; a deleted user's die too.
     if (!user || user.token_version !== claims.tokenVersion) return null;
-    return { id: user.id, role: user.role, username: user.username, email: user.email };
+    return toAuthUser(user);
   }
 
   private issueToken(user: UserRow): Promise<string> {

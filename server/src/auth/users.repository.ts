@@ -8,20 +8,64 @@ export class UsersRepository {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }
 
-  findByEmail(email: string): Promise<UserRow | undefined> {
-    return this.db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
+  findByEmail(email: string, db: Kysely<DB> = this.db): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
   }
 
   /**
    * Creates an account. The first account ever created administers the library (DECISIONS §1);
-   * the role is decided inside the INSERT so two simultaneous first sign-ups cannot both win.
+   * the role is decided inside the INSERT so two simultaneous first sign-ups cannot both win. The
+   * admin's address counts as confirmed (decision 0006): it sees every image anyway, and nothing can
+   * have been shared before the first account existed.
    */
-  async insertFirstIsAdmin(user: Omit<NewUserRow, 'role'>): Promise<UserRow> {
-    return this.db
+  async insertFirstIsAdmin(user: Omit<NewUserRow, 'role'>, db: Kysely<DB> = this.db): Promise<UserRow> {
+    const first = sql<boolean>`not exists (select 1 from users)`;
+    return db
       .insertInto('users')
-      .values({ ...user, role: sql<'admin' | 'user'>`case when exists (select 1 from users) then 'user' else 'admin' end` })
+      .values({
+        ...user,
+        role: sql<'admin' | 'user'>`case when ${first} then 'admin' else 'user' end`,
+        email_confirmed_at: sql<string | null>`case when ${first} then ${user.created_at} else ${user.email_confirmed_at ?? null} end`,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
+  }
+
+  /** Marks the account holding `email` confirmed; false when there is none or it already was. */
+  async confirmEmail(db: Kysely<DB>, email: string, now: string): Promise<boolean> {
+    const result = await db
+      .updateTable('users')
+      .set({ email_confirmed_at: now, updated_at: now })
+      .where('email', '=', email)
+      .where('email_confirmed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Takes `email` away from the unconfirmed account holding it (its owner said it is not theirs) and
+   * ends that account's sessions. Returns false when no unconfirmed account holds the address.
+   */
+  async releaseEmail(db: Kysely<DB>, email: string, placeholder: string, now: string): Promise<boolean> {
+    const result = await db
+      .updateTable('users')
+      .set((eb) => ({ email: placeholder, token_version: eb('token_version', '+', 1), updated_at: now }))
+      .where('email', '=', email)
+      .where('email_confirmed_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Which of these addresses belong to confirmed accounts. */
+  async confirmedAmong(emails: readonly string[]): Promise<Set<string>> {
+    if (emails.length === 0) return new Set();
+    const rows = await this.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', 'in', emails)
+      .where('email_confirmed_at', 'is not', null)
+      .execute();
+    return new Set(rows.map((row) => row.email));
   }
 
   /** Sets the profile image key; returns the key it replaced. */

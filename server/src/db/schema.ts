@@ -14,8 +14,24 @@ export interface UsersTable {
   profile_image_key: string | null;
   /** Bumped when the password changes, so every token issued before stops working. */
   token_version: Generated<number>;
+  /** When the account proved it owns `email` (opened a mailed link); null until then. */
+  email_confirmed_at: string | null;
   created_at: string;
   updated_at: string;
+}
+
+/** A mailed link that proves an address: confirmation at sign-up, or a share mail (decision 0006). */
+export interface AddressProofsTable {
+  id: Generated<number>;
+  /** Lower-cased, like users.email. */
+  email: string;
+  /** SHA-256 of the token: a leaked database row cannot be turned into a working link. */
+  token_hash: string;
+  purpose: 'signup' | 'share';
+  next_path: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }
 
 export interface PasswordResetsTable {
@@ -158,6 +174,7 @@ export interface PhotoPeopleTable {
 }
 
 export interface DB {
+  address_proofs: AddressProofsTable;
   access_records: AccessRecordsTable;
   access_record_images: AccessRecordImagesTable;
   email_templates: EmailTemplatesTable;

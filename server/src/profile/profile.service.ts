@@ -38,13 +38,14 @@ export class ProfileService {
       profileImage: image,
       image,
       bulkTags,
+      emailConfirmed: row.email_confirmed_at !== null,
       userUploadedImages: await this.presenter.present(uploads, user),
     };
   }
 
-  async me(user: AuthUser): Promise<{ name: string; image: string | null; role: Profile['role'] }> {
+  async me(user: AuthUser): Promise<{ name: string; image: string | null; role: Profile['role']; email: string; emailConfirmed: boolean }> {
     const row = await this.load(user);
-    return { name: row.username, image: await this.imageUrl(row), role: row.role };
+    return { name: row.username, image: await this.imageUrl(row), role: row.role, email: row.email, emailConfirmed: row.email_confirmed_at !== null };
   }
 
   /** The profile image as a signed URL (DECISIONS §4), or null for the default avatar. */

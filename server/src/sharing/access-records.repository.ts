@@ -25,7 +25,8 @@ export class AccessRecordsRepository {
 
   /**
    * The sharer's record for this receiver and kind, created if missing and switched on either way
-   * (sharing again is a new, deliberate grant). An existing link salt is kept, so the link stays.
+   * (sharing again is a new, deliberate grant). An all-access grant always brings a new link: the
+   * old one, perhaps switched off because it leaked, never works again (decision 0006).
    */
   async grant(trx: Transaction<DB>, grant: { ownerId: number; kind: AccessKind; email: string; now: string; linkSalt?: string; linkHash?: string }) {
     return trx
@@ -44,12 +45,42 @@ export class AccessRecordsRepository {
         oc.columns(['owner_id', 'kind', 'receiver_email']).doUpdateSet({
           active: 1,
           updated_at: grant.now,
-          link_salt: sql<string | null>`coalesce(access_records.link_salt, excluded.link_salt)`,
-          link_hash: sql<string | null>`coalesce(access_records.link_hash, excluded.link_hash)`,
+          link_salt: sql<string | null>`excluded.link_salt`,
+          link_hash: sql<string | null>`excluded.link_hash`,
         }),
       )
-      .returning(['id', 'link_salt', 'link_hash'])
+      .returning(['id'])
       .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * A restricted share that was switched off starts over when shared again: it then covers only what
+   * the new share names, never the photos of the old one (decision 0006).
+   */
+  async forgetImagesIfInactive(trx: Transaction<DB>, ownerId: number, email: string): Promise<void> {
+    await trx
+      .deleteFrom('access_record_images')
+      .where('record_id', 'in', (eb) =>
+        eb
+          .selectFrom('access_records')
+          .select('id')
+          .where('owner_id', '=', ownerId)
+          .where('kind', '=', 'restricted')
+          .where('receiver_email', '=', email)
+          .where('active', '=', 0),
+      )
+      .execute();
+  }
+
+  /** One of the owner's records of this kind, or undefined. */
+  async ownedRecord(ownerId: number, id: number, kind: AccessKind): Promise<OwnedRecord | undefined> {
+    return this.db
+      .selectFrom('access_records')
+      .select(['id', 'kind', 'receiver_email', 'active'])
+      .where('id', '=', id)
+      .where('owner_id', '=', ownerId)
+      .where('kind', '=', kind)
+      .executeTakeFirst();
   }
 
   async replaceLink(trx: Transaction<DB>, id: number, linkSalt: string, linkHash: string): Promise<void> {

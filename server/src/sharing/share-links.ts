@@ -3,9 +3,8 @@ import { createHash, createHmac, randomBytes } from 'node:crypto';
 /**
  * All-access link tokens. A token is HMAC-SHA256(server secret, per-record random salt), 256 bits,
  * base64url. The database keeps only the salt and SHA-256(token): a copied database alone cannot
- * be turned into working links, yet the server can give the same link again (sharing with the same
- * person twice mails the link they already have, instead of silently breaking it). Switching the
- * record off is what revokes a link.
+ * be turned into working links. Switching the record off revokes its link; every later grant or
+ * switch back on makes a new one (new salt), so a revoked link never works again (decision 0006).
  */
 export class ShareLinks {
   constructor(private readonly secret: Uint8Array) {}

@@ -1,4 +1,5 @@
 import type { Image } from '@photo/contract';
+import { provenAddress } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
@@ -106,7 +107,10 @@ export class SharedViewsService {
    */
   private async sharers(user: AuthUser): Promise<Sharer[]> {
     const byOwner = new Map<number, Sharer>();
-    for (const record of await this.deps.records.activeFor(user.email)) {
+    // Shares reach an account only once it has proven its address (decision 0006).
+    const address = provenAddress(user);
+    if (address === null) return [];
+    for (const record of await this.deps.records.activeFor(address)) {
       if (record.owner_id === user.id) continue;
       const sharer = byOwner.get(record.owner_id) ?? { ownerId: record.owner_id, name: record.owner_username, allAccess: false, restrictedIds: [] };
       addRecord(sharer, record);

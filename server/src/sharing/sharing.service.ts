@@ -12,6 +12,8 @@ import type { AccessKind, AccessRecordsRepository } from './access-records.repos
 import { ShareLinks, shareLinkUrls } from './share-links.js';
 import { MAX_ACCESS_RECORDS } from './shared-views.service.js';
 import type { ShareNotice, ShareNotifier } from './share-notifier.js';
+import type { AddressProofsService } from '../addresses/address-proofs.service.js';
+import type { UsersRepository } from '../auth/users.repository.js';
 
 export interface SharingServiceDeps {
   db: Kysely<DB>;
@@ -22,6 +24,8 @@ export interface SharingServiceDeps {
   throttle: Throttle;
   clock: Clock;
   publicUrl: string;
+  users: UsersRepository;
+  addresses: AddressProofsService;
 }
 
 /**
@@ -44,32 +48,30 @@ const kindOf: Record<AccessType, AccessKind> = { allAccess: 'all', restrictedAcc
 export class SharingService {
   constructor(private readonly deps: SharingServiceDeps) {}
 
-  /** Everything, for each address (admins only); answers the first address's public link. */
+  /**
+   * Everything, for each address (admins only); answers the first address's public link. Each grant
+   * makes a new link, so sharing again never revives one that was switched off.
+   */
   async shareAll(user: AuthUser, emails: readonly string[]): Promise<{ link: string }> {
     if (!mayShareAll(user)) throw notFound();
-    const { db, records, links, clock, publicUrl } = this.deps;
+    const { db, records, clock } = this.deps;
     const recipients = this.recipients(user, emails);
     await this.countMails(user, recipients);
     const now = isoNow(clock);
-    const notices = await db.transaction().execute(async (trx) => {
-      const granted: ShareNotice[] = [];
+    const confirmed = await this.deps.users.confirmedAmong(recipients);
+    const granted = await db.transaction().execute(async (trx) => {
+      const out: { link: string; notice: ShareNotice }[] = [];
       for (const email of recipients) {
-        const salt = links.newSalt();
-        const record = await records.grant(trx, { ownerId: user.id, kind: 'all', email, now, linkSalt: salt, linkHash: ShareLinks.hash(links.tokenFor(salt)) });
-        let token = links.tokenFor(record.link_salt ?? salt);
-        // A link made under an earlier server secret cannot be given again: make a new one.
-        if (ShareLinks.hash(token) !== record.link_hash) {
-          token = links.tokenFor(salt);
-          await records.replaceLink(trx, record.id, salt, ShareLinks.hash(token));
-        }
-        granted.push({ to: email, link: shareLinkUrls.allAccess(publicUrl, token), count: 0 });
+        const link = this.newLink();
+        await records.grant(trx, { ownerId: user.id, kind: 'all', email, now, linkSalt: link.salt, linkHash: link.hash });
+        out.push({ link: link.url, notice: await this.allAccessNotice(trx, email, link.url, confirmed) });
       }
       await bumpLibraryVersion(trx, 'reset');
-      return granted;
+      return out;
     });
     const count = await records.countReady();
-    await this.deps.notifier.notify(user, notices.map((notice) => ({ ...notice, count })));
-    return { link: notices[0]?.link ?? '' };
+    await this.deps.notifier.notify(user, granted.map(({ notice }) => ({ ...notice, count })));
+    return { link: granted[0]?.link ?? '' };
   }
 
   /**
@@ -92,31 +94,53 @@ export class SharingService {
     }
     await this.countMails(user, recipients);
     const now = isoNow(clock);
-    await db.transaction().execute(async (trx) => {
+    const confirmed = await this.deps.users.confirmedAmong(recipients);
+    const notices = await db.transaction().execute(async (trx) => {
+      const out: ShareNotice[] = [];
       for (const email of recipients) {
+        await records.forgetImagesIfInactive(trx, user.id, email);
         const record = await records.grant(trx, { ownerId: user.id, kind: 'restricted', email, now });
         await records.addImages(trx, record.id, numeric, now);
+        // An address not yet proven gets a link that proves it (decision 0006); others go straight in.
+        const link = confirmed.has(email)
+          ? shareLinkUrls.restricted(publicUrl)
+          : this.deps.addresses.confirmUrl(await this.deps.addresses.issue(trx, email, 'share', '/sharedMedia'));
+        out.push({ to: email, link, count: numeric.length });
       }
       await bumpLibraryVersion(trx, 'reset');
+      return out;
     });
-    const link = shareLinkUrls.restricted(publicUrl);
-    await this.deps.notifier.notify(user, recipients.map((to) => ({ to, link, count: numeric.length })));
+    await this.deps.notifier.notify(user, notices);
     const what = numeric.length === 1 ? '1 image' : `${numeric.length} images`;
     const whom = recipients.length === 1 ? recipients[0] : `${recipients.length} people`;
     return { message: `Shared ${what} with ${whom}.` };
   }
 
-  /** Spec §4 access status; only the record's owner may switch it (anyone else: 404). */
+  /**
+   * Spec §4 access status; only the record's owner may switch it (anyone else: 404). An all-access
+   * record switched back on gets a new link, mailed to its recipient: the old link stays dead.
+   */
   async updateStatus(user: AuthUser, id: string, status: boolean, type: AccessType): Promise<{ message: string }> {
+    const { db, records, clock } = this.deps;
     const recordId = parseId(id);
-    const changed =
-      recordId !== undefined &&
-      (await this.deps.db.transaction().execute(async (trx) => {
-        const found = await this.deps.records.setActive(trx, user.id, recordId, kindOf[type], status, isoNow(this.deps.clock));
-        if (found) await bumpLibraryVersion(trx, 'reset');
-        return found;
-      }));
-    if (!changed) throw notFound('Access record not found.');
+    const record = recordId === undefined ? undefined : await records.ownedRecord(user.id, recordId, kindOf[type]);
+    if (!record) throw notFound('Access record not found.');
+    const relink = record.kind === 'all' && status && record.active !== 1;
+    if (relink) await this.countMails(user, [record.receiver_email]);
+    const confirmed = relink ? await this.deps.users.confirmedAmong([record.receiver_email]) : new Set<string>();
+    const outcome = await db.transaction().execute(async (trx) => {
+      if (!(await records.setActive(trx, user.id, record.id, record.kind, status, isoNow(clock)))) return { found: false as const };
+      let notice: ShareNotice | undefined;
+      if (relink) {
+        const link = this.newLink();
+        await records.replaceLink(trx, record.id, link.salt, link.hash);
+        notice = await this.allAccessNotice(trx, record.receiver_email, link.url, confirmed);
+      }
+      await bumpLibraryVersion(trx, 'reset');
+      return { found: true as const, notice };
+    });
+    if (!outcome.found) throw notFound('Access record not found.');
+    if (outcome.notice) await this.deps.notifier.notify(user, [{ ...outcome.notice, count: await records.countReady() }]);
     return { message: status ? 'Access is active.' : 'Access is inactive.' };
   }
 
@@ -132,6 +156,23 @@ export class SharingService {
     const unique = [...new Set(emails)];
     if (unique.includes(user.email)) throw badRequest('You already see your own images; share them with someone else.');
     return unique;
+  }
+
+  /** A fresh all-access link: a random salt, the token derived from it, the hash the database keeps. */
+  private newLink(): { salt: string; hash: string; url: string } {
+    const salt = this.deps.links.newSalt();
+    const token = this.deps.links.tokenFor(salt);
+    return { salt, hash: ShareLinks.hash(token), url: shareLinkUrls.allAccess(this.deps.publicUrl, token) };
+  }
+
+  /**
+   * The mail for an all-access recipient: the public link, plus a proof of the address
+   * (`?confirm=`) when no confirmed account holds it yet. The sharer is only ever shown the bare link.
+   */
+  private async allAccessNotice(trx: Kysely<DB>, email: string, url: string, confirmed: ReadonlySet<string>): Promise<ShareNotice> {
+    if (confirmed.has(email)) return { to: email, link: url, count: 0 };
+    const proof = await this.deps.addresses.issue(trx, email, 'share', '/');
+    return { to: email, link: `${url}?confirm=${proof}`, count: 0 };
   }
 
   /** Counts the mails a share is about to send; over the limit it is refused before anything is written. */

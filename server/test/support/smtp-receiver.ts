@@ -25,11 +25,13 @@ export async function startSmtpReceiver() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
-    /** Waits for a message to `to`, for up to `timeoutMs`. */
-    async waitFor(to: string, timeoutMs = 5000): Promise<ParsedMail> {
+    /** Waits for a message to `to` (whose subject matches `subject`, when given), for up to `timeoutMs`. */
+    async waitFor(to: string, timeoutMs = 5000, subject?: RegExp): Promise<ParsedMail> {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        const found = messages.find((m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase()));
+        const found = messages.find(
+          (m) => m.to && JSON.stringify(m.to).toLowerCase().includes(to.toLowerCase()) && (!subject || subject.test(m.subject ?? '')),
+        );
         if (found) return found;
         if (Date.now() > deadline) throw new Error(`no e-mail to ${to} within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {

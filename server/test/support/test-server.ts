@@ -18,6 +18,8 @@ export interface TestServer {
   database: TestDatabaseKind;
   /** Runs SQL straight on the server's database, for tests that must set up a state no call makes. */
   sql(statement: string, params?: unknown[]): Promise<void>;
+  /** Reads rows straight from the server's database (`?` placeholders on both databases). */
+  rows<T = Record<string, unknown>>(statement: string, params?: unknown[]): Promise<T[]>;
   /** Stops the server and starts a new process-like instance on the same database and DATA_DIR (new url). */
   restart(): Promise<void>;
   close(): Promise<void>;
@@ -66,18 +68,25 @@ export async function startTestServer(
     dataDir,
     database,
     async sql(statement, params = []) {
+      await server.rows(statement, params);
+    },
+    async rows<T>(statement: string, params: unknown[] = []): Promise<T[]> {
       if (pgDb) {
         const client = new pg.Client({ connectionString: pgDb.url });
         await client.connect();
         try {
-          await client.query(statement.replace(/\?/g, (_, i: number) => `$${statement.slice(0, i).split('?').length}`), params);
+          const result = await client.query(statement.replace(/\?/g, (_, i: number) => `$${statement.slice(0, i).split('?').length}`), params);
+          return result.rows as T[];
         } finally {
           await client.end();
         }
       } else {
         const db = new SQLite(path.join(dataDir, 'photos.sqlite'));
         try {
-          db.prepare(statement).run(...params);
+          const prepared = db.prepare(statement);
+          if (prepared.reader) return prepared.all(...params) as T[];
+          prepared.run(...params);
+          return [];
         } finally {
           db.close();
         }

@@ -5,6 +5,7 @@ import { images } from './002_images.js';
 import { visibleSince } from './003_visible_since.js';
 import { tagsLikesPresence } from './004_tags_likes_presence.js';
 import { sharing } from './005_sharing.js';
+import { addressProofs } from './006_address_proofs.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -25,5 +26,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '003_visible_since': visibleSince(),
     '004_tags_likes_presence': tagsLikesPresence(context),
     '005_sharing': sharing(context),
+    '006_address_proofs': addressProofs(context),
   };
 }
