@@ -8,7 +8,7 @@ async function tagCount(page: Page): Promise<number> {
 }
 
 test('the admin renames a tag across the library, and merges one into an existing tag, each with one Enter', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('tagowner'));
+  const token = await signUpByApi(app, newPerson('tagowner'));
   const [first, second] = await seedImages(app.url, token, 2, { prefix: 'admin-tags' });
   const beach = uniqueWord('beach');
   const seaside = uniqueWord('seaside');
@@ -60,7 +60,7 @@ test('the admin renames a tag across the library, and merges one into an existin
 });
 
 test('a plain user cannot change tags: the screen says so and the server refuses', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('plain'));
+  const token = await signUpByApi(app, newPerson('plain'));
   const [id] = await seedImages(app.url, token, 1, { prefix: 'plain' });
   const kelp = uniqueWord('kelp');
   await tagByApi(app.url, token, [id!], [kelp]);

@@ -34,7 +34,7 @@ const guardedScreens = [
 
 test('every screen of the route table opens for a signed-in person, with header and breadcrumbs', async ({ page, app }) => {
   const person = newPerson('cy');
-  await signInAs(page, await signUpByApi(app.url, person));
+  await signInAs(page, await signUpByApi(app, person));
   const failures: string[] = [];
   page.on('pageerror', (error) => failures.push(error.message));
   for (const screen of guardedScreens) {
@@ -78,7 +78,7 @@ test('only the admin sees the All Access share in the gallery', async ({ page, a
 
   const other = await page.context().browser()!.newContext();
   const userPage = await other.newPage();
-  await signInAs(userPage, await signUpByApi(app.url, newPerson('di')));
+  await signInAs(userPage, await signUpByApi(app, newPerson('di')));
   await userPage.goto(app.url + '/');
   await expect(userPage.getByText('Selective Access').first()).toBeVisible();
   await expect(userPage.getByRole('button', { name: 'All Access' })).toHaveCount(0);
@@ -87,7 +87,7 @@ test('only the admin sees the All Access share in the gallery', async ({ page, a
 });
 
 test('breadcrumbs show display names from the server and link special segments', async ({ page, app }) => {
-  await signInAs(page, await signUpByApi(app.url, newPerson('ed')));
+  await signInAs(page, await signUpByApi(app, newPerson('ed')));
   await page.goto('/library');
   const crumbs = page.getByRole('navigation', { name: /breadcrumb/i });
   await expect(crumbs.getByRole('link', { name: 'Image Library' })).toBeVisible();
@@ -97,7 +97,7 @@ test('breadcrumbs show display names from the server and link special segments',
 });
 
 test('an unknown route shows the application error screen', async ({ page, app }) => {
-  await signInAs(page, await signUpByApi(app.url, newPerson('fy')));
+  await signInAs(page, await signUpByApi(app, newPerson('fy')));
   await page.goto('/no/such/screen');
   await expect(page.getByText('Unexpected Application Error!')).toBeVisible();
   await expect(page.getByText(/404/)).toBeVisible();
@@ -106,7 +106,7 @@ test('an unknown route shows the application error screen', async ({ page, app }
 test('on a phone-width screen the menus work from the keyboard', async ({ browser, app }) => {
   const context = await browser.newContext({ viewport: { width: 375, height: 740 } });
   const page = await context.newPage();
-  await signInAs(page, await signUpByApi(app.url, newPerson('gu')));
+  await signInAs(page, await signUpByApi(app, newPerson('gu')));
   await page.goto('/');
   const menuButton = page.getByRole('button', { name: /^menu$|open menu|main menu/i });
   await menuButton.focus();

@@ -96,7 +96,7 @@ export const test = base.extend<{ app: RunningApp }, { runningApp: RunningApp }>
       try {
         await waitForHealth(url, child);
         const admin = newPerson('admin');
-        const token = await signUpByApi(url, admin);
+        const token = await createAccountByApi(url, admin);
         await use({ url, mailbox: smtp.mailbox, admin: { ...admin, token } });
       } finally {
         child.kill('SIGTERM');
@@ -120,8 +120,8 @@ export function newPerson(prefix = 'person'): Person {
   return { username: `${prefix[0]!.toUpperCase()}${prefix.slice(1)} Tester${counter}`, email: `${id}@example.com`, password: `pw-${id}` };
 }
 
-/** Creates an account through the API (fast set-up for tests that are not about signing up). */
-export async function signUpByApi(url: string, person: Person): Promise<string> {
+/** Creates an account through the API and answers its token; its address is not confirmed (the admin's is). */
+export async function createAccountByApi(url: string, person: Person & { proof?: string }): Promise<string> {
   const response = await fetch(`${url}/signup`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -129,6 +129,25 @@ export async function signUpByApi(url: string, person: Person): Promise<string> 
   });
   if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${await response.text()}`);
   return ((await response.json()) as { token: string }).token;
+}
+
+/** The proof token of a mailed confirmation or share link (`/confirm-email/<t>` or `?confirm=<t>`). */
+export function proofTokenIn(mail: ParsedMail): string | undefined {
+  return /(?:\/confirm-email\/|[?&]confirm=)([A-Za-z0-9_-]{20,128})/.exec(mail.text ?? '')?.[1];
+}
+
+/**
+ * Creates an account through the API (fast set-up for tests that are not about signing up) and
+ * confirms its address from the real confirmation mail, so what is shared with it reaches it.
+ */
+export async function signUpByApi(app: RunningApp, person: Person): Promise<string> {
+  const token = await createAccountByApi(app.url, person);
+  const mail = await app.mailbox.latestTo(person.email);
+  const proof = proofTokenIn(mail);
+  if (!proof) throw new Error(`the confirmation mail to ${person.email} carries no link:\n${mail.text ?? ''}`);
+  const confirmed = await fetch(`${app.url}/api/address-proofs/${proof}/confirm`, { method: 'POST' });
+  if (confirmed.status !== 200) throw new Error(`confirming ${person.email} failed: ${confirmed.status} ${await confirmed.text()}`);
+  return token;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -58,7 +58,7 @@ async function expectShowing(page: Page, image: Shown): Promise<void> {
 }
 
 test('arrow keys step through the whole list and wrap at both ends; typing is left alone; Escape closes', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('da'));
+  const token = await signUpByApi(app, newPerson('da'));
   // More than one gallery page (50): the detail steps through the full list, not only the loaded page.
   await seedImages(app.url, token, 55, { prefix: 'step', width: 40, height: 30 });
   const order = await galleryImages(app.url, token);
@@ -120,7 +120,7 @@ test('arrow keys step through the whole list and wrap at both ends; typing is le
 // Keys can come faster than the screen re-renders or the server answers; each step must start
 // where the previous one landed (the stepper queues them), never from a stale image, never dropped.
 test('a quick ← then → comes back to the same image', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('dq'));
+  const token = await signUpByApi(app, newPerson('dq'));
   await seedImages(app.url, token, 5, { prefix: 'quick' });
   const order = await galleryImages(app.url, token);
   await signInAs(page, token);
@@ -134,7 +134,7 @@ test('a quick ← then → comes back to the same image', async ({ page, app }) 
 });
 
 test('zoom goes from 0.5x to 2x in steps of 0.1, and panning works only above 1x, clamped', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('dz'));
+  const token = await signUpByApi(app, newPerson('dz'));
   const [id] = await seedImages(app.url, token, 1, { prefix: 'zoom', width: 600, height: 400 });
 
   await signInAs(page, token);
@@ -193,9 +193,9 @@ test('zoom goes from 0.5x to 2x in steps of 0.1, and panning works only above 1x
 });
 
 test('a missing image, or someone else’s, shows Image not found with Go Back', async ({ page, app }) => {
-  const owner = await signUpByApi(app.url, newPerson('do'));
+  const owner = await signUpByApi(app, newPerson('do'));
   const [othersImage] = await seedImages(app.url, owner, 1, { prefix: 'private' });
-  await signInAs(page, await signUpByApi(app.url, newPerson('dn')));
+  await signInAs(page, await signUpByApi(app, newPerson('dn')));
 
   for (const id of ['987654321', othersImage!]) {
     await page.goto(`/image/${id}`);
@@ -208,7 +208,7 @@ test('a missing image, or someone else’s, shows Image not found with Go Back',
 });
 
 test('the image name is overlaid for the admin only', async ({ page, browser, app }) => {
-  const token = await signUpByApi(app.url, newPerson('dp'));
+  const token = await signUpByApi(app, newPerson('dp'));
   const [id] = await seedImages(app.url, token, 1, { prefix: 'named-picture' });
   const { body: image } = await getByApi<{ imageName: string }>(app.url, token, `/api/images/${id}`);
   expect(image.imageName).toBe('named-picture-001');

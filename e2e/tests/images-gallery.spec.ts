@@ -37,7 +37,7 @@ async function holdBack(page: Page, pageNumber: number) {
 }
 
 test('the gallery pages in 130 images as the reader scrolls, keeping the DOM small', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('ga'));
+  const token = await signUpByApi(app, newPerson('ga'));
   // Wide pictures (tiles are capped at 3:1): a justified row holds two, so ~65 rows of which few are rendered.
   const ids = await seedImages(app.url, token, SEEDED, { prefix: 'wide', width: 64, height: 16 });
   const order = await galleryIds(app.url, token);
@@ -109,7 +109,7 @@ test('the gallery pages in 130 images as the reader scrolls, keeping the DOM sma
 });
 
 test('selected images are deleted after confirming; Select All and Deselect All toggle every loaded image', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('gd'));
+  const token = await signUpByApi(app, newPerson('gd'));
   await seedImages(app.url, token, 6, { prefix: 'del', width: 32, height: 24 });
   const order = await galleryIds(app.url, token);
   const names = await Promise.all(

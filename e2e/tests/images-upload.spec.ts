@@ -21,7 +21,7 @@ async function naturalSize(picture: Locator): Promise<{ width: number; height: n
 }
 
 test('photos chosen on the upload screen go up with per-file outcomes, then show upright in the gallery', async ({ page, app }) => {
-  await signInAs(page, await signUpByApi(app.url, newPerson('up')));
+  await signInAs(page, await signUpByApi(app, newPerson('up')));
   await page.goto('/uploadImages');
   await expect(page.getByRole('heading', { name: 'Upload Images' })).toBeVisible();
 
@@ -83,7 +83,7 @@ test('photos chosen on the upload screen go up with per-file outcomes, then show
 });
 
 test('when every file is refused the screen stays with the reasons and the upload error', async ({ page, app }) => {
-  await signInAs(page, await signUpByApi(app.url, newPerson('uq')));
+  await signInAs(page, await signUpByApi(app, newPerson('uq')));
   await page.goto('/uploadImages');
   await page.getByLabel('Images').setInputFiles(testPhoto('broken/not_an_image.jpg'));
   await page.getByRole('button', { name: 'Upload', exact: true }).click();

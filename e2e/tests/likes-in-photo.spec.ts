@@ -8,7 +8,7 @@ const heartFill = (page: Page) => actions(page).getByRole('button', { name: /^(L
 
 test("a like on another person's image: count and heart, kept after a reload, and listed under My Favorite Images", async ({ page, app, browser }) => {
   const owner = newPerson('owner');
-  const ownerToken = await signUpByApi(app.url, owner);
+  const ownerToken = await signUpByApi(app, owner);
   const [id] = await seedImages(app.url, ownerToken, 1, { prefix: 'likeable' });
   const { body: image } = await getByApi<{ imageName: string }>(app.url, ownerToken, `/api/images/${id}`);
 
@@ -50,7 +50,7 @@ test("a like on another person's image: count and heart, kept after a reload, an
 
 test("I'm in this photo: marked once, then found under Photos I'm in", async ({ page, app }) => {
   const person = newPerson('present');
-  const token = await signUpByApi(app.url, person);
+  const token = await signUpByApi(app, person);
   const [id, other] = await seedImages(app.url, token, 2, { prefix: 'party' });
   const cake = uniqueWord('cake');
   await tagByApi(app.url, token, [id!], [cake]);

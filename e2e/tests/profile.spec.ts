@@ -3,7 +3,7 @@ import { expect, getByApi, newPerson, seedImages, signInAs, signUpByApi, test } 
 import { jsonCall, tagByApi } from './support-tags.js';
 
 test('profile tabs: counts, favourites, my tagged images with the Filter By choice, uploads', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('profiled'));
+  const token = await signUpByApi(app, newPerson('profiled'));
   const [a, b, c] = await seedImages(app.url, token, 3, { prefix: 'mine' });
   await tagByApi(app.url, token, [a!], ['Beach', 'dune']);
   await tagByApi(app.url, token, [b!], ['city']);
@@ -52,7 +52,7 @@ test('profile tabs: counts, favourites, my tagged images with the Filter By choi
 
 test('edit profile: a new name and avatar, shown on the profile and in the header', async ({ page, app }) => {
   const person = newPerson('renamed');
-  const token = await signUpByApi(app.url, person);
+  const token = await signUpByApi(app, person);
   const newName = `Grace ${person.email.slice(7, 12)}`;
   const avatar = await sharp({ create: { width: 96, height: 96, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
 

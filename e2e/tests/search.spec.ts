@@ -2,7 +2,7 @@ import { expect, getByApi, newPerson, seedImages, signInAs, signUpByApi, test } 
 import { expectToast, suggestionTexts, tagByApi, TEXTS, uniqueWord } from './support-tags.js';
 
 test('header search: suggestions from 3 characters, Enter opens /search/<tag>, custom tags on the results', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('searcher'));
+  const token = await signUpByApi(app, newPerson('searcher'));
   const ids = await seedImages(app.url, token, 3, { prefix: 'coast' });
   const harbor = uniqueWord('harbor');
   await tagByApi(app.url, token, ids.slice(0, 2), [harbor]);
@@ -63,7 +63,7 @@ test('header search: suggestions from 3 characters, Enter opens /search/<tag>, c
 });
 
 test('a search with no results says so and leads back to the gallery', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('nothing'));
+  const token = await signUpByApi(app, newPerson('nothing'));
   await signInAs(page, token);
   await page.goto(`/search/${uniqueWord('nosuchtag')}`);
   await expect(page.getByRole('heading', { name: TEXTS.NO_RESULTS_TITLE })).toBeVisible();

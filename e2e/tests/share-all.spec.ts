@@ -65,7 +65,7 @@ test('switching an all-access receiver to Inactive closes the public link with a
   const shared = await callByApi<{ link: string }>(app.url, app.admin.token, 'POST', '/api/share-all', { accessTo: [receiver.email] });
   expect(shared.status).toBe(200);
   const link = linkIn(await app.mailbox.latestTo(receiver.email), `${app.url}/share-all/`);
-  const receiverToken = await signUpByApi(app.url, receiver);
+  const receiverToken = await signUpByApi(app, receiver);
   const before = await galleryIds(app.url, receiverToken);
   expect(before.length).toBeGreaterThan(0);
 
@@ -101,7 +101,7 @@ test('a link that never existed says so, and a plain user cannot share everythin
   await expect(page.getByText(/^Error: /)).toBeVisible();
 
   const user = newPerson('plain');
-  const token = await signUpByApi(app.url, user);
+  const token = await signUpByApi(app, user);
   expect((await callByApi(app.url, token, 'POST', '/api/share-all', { accessTo: ['x@example.com'] })).status).toBe(404);
   await signInAs(page, token);
   await page.goto('/all-access');

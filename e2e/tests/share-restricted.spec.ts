@@ -5,7 +5,7 @@ test('bob shares 12 photos with two people through his default template; a recip
   const bob = personNamed('bob');
   const ann = personNamed('Ann', 'ann');
   const cy = personNamed('Cy', 'cy');
-  const bobToken = await signUpByApi(app.url, bob);
+  const bobToken = await signUpByApi(app, bob);
   await seedImages(app.url, bobToken, 14, { prefix: 'bob', width: 48, height: 32 });
   const order = await galleryIds(app.url, bobToken);
   // The two newest are left out of the share.
@@ -100,7 +100,7 @@ test('bob shares 12 photos with two people through his default template; a recip
   await expect(page).toHaveURL(new RegExp(`/image/${photoId}$`));
 
   // Bob switches Ann to Inactive: from then on she sees none of the photos; Cy still does.
-  const cyToken = await signUpByApi(app.url, cy);
+  const cyToken = await signUpByApi(app, cy);
   await page.goto('/user-access-data');
   await expect(page.getByText('Total Users: 2')).toBeVisible();
   const restricted = page.getByRole('region', { name: 'Restricted Access Users' });
@@ -130,7 +130,7 @@ test('bob shares 12 photos with two people through his default template; a recip
 });
 
 test('a person who shared nothing, or had nothing shared, sees the empty texts', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, personNamed('Dora', 'dora'));
+  const token = await signUpByApi(app, personNamed('Dora', 'dora'));
   await signInAs(page, token);
   await page.goto('/users-i-sharedWith');
   await expect(page.getByRole('heading', { name: TEXTS.NOTHING_SHARED_YET })).toBeVisible();
@@ -147,7 +147,7 @@ test('a person who shared nothing, or had nothing shared, sees the empty texts',
 
 test('one photo is shared from its detail view; the recipient without an account is told by the built-in mail', async ({ page, app }) => {
   const kim = personNamed('kim');
-  const token = await signUpByApi(app.url, kim);
+  const token = await signUpByApi(app, kim);
   const [imageId] = await seedImages(app.url, token, 1, { prefix: 'single' });
   const friend = personNamed('Lou', 'lou');
 
@@ -163,6 +163,6 @@ test('one photo is shared from its detail view; the recipient without an account
   const mail = await app.mailbox.latestTo(friend.email);
   expect(mail.subject).toContain('kim');
   expect(mail.text).toContain(`${app.url}/sharedMedia`);
-  const friendToken = await signUpByApi(app.url, friend);
+  const friendToken = await signUpByApi(app, friend);
   expect(await galleryIds(app.url, friendToken)).toEqual([imageId]);
 });

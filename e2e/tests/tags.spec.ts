@@ -16,7 +16,7 @@ test('tags 30 selected images with "beach" and "summer 2024" from the keyboard, 
   const [adminImage] = await seedImages(app.url, app.admin.token, 1, { prefix: 'admin-summer' });
   await tagByApi(app.url, app.admin.token, [adminImage!], ['summer 2024']);
 
-  const token = await signUpByApi(app.url, newPerson('tagger'));
+  const token = await signUpByApi(app, newPerson('tagger'));
   const ids = await seedImages(app.url, token, 30, { prefix: 'holiday' });
   await signInAs(page, token);
   await page.goto('/');
@@ -67,7 +67,7 @@ test('tags 30 selected images with "beach" and "summer 2024" from the keyboard, 
 });
 
 test('Add Tags says what is missing: a selection, then a tag', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('tagcheck'));
+  const token = await signUpByApi(app, newPerson('tagcheck'));
   await seedImages(app.url, token, 2, { prefix: 'check' });
   await signInAs(page, token);
   await page.goto('/');
@@ -85,7 +85,7 @@ test('Add Tags says what is missing: a selection, then a tag', async ({ page, ap
 });
 
 test('the tag filter shows matches from the whole library, not only the loaded page, and stops paging', async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('filterer'));
+  const token = await signUpByApi(app, newPerson('filterer'));
   await seedImages(app.url, token, 60, { prefix: 'shore', width: 64, height: 16 });
   const order = await galleryIds(app.url, token); // newest first: the last 10 are not on page 1
   const tide = uniqueWord('tide');
@@ -131,7 +131,7 @@ test('the tag filter shows matches from the whole library, not only the loaded p
 });
 
 test("the detail's tag input suggests from 2 characters; Enter saves one tag; a tag can be removed", async ({ page, app }) => {
-  const token = await signUpByApi(app.url, newPerson('detailtag'));
+  const token = await signUpByApi(app, newPerson('detailtag'));
   const [id, other] = await seedImages(app.url, token, 2, { prefix: 'detail-tag' });
   const meadow = uniqueWord('meadow');
   await tagByApi(app.url, token, [other!], [meadow]);

@@ -6,7 +6,7 @@ const defaultBox = (page: Parameters<typeof templateItem>[0], name: string) =>
 
 test('templates: the first becomes default, a new default moves the mark, edit with Update, choose the default by its box', async ({ page, app }) => {
   const eve = personNamed('Eve', 'eve');
-  const token = await signUpByApi(app.url, eve);
+  const token = await signUpByApi(app, eve);
   await signInAs(page, token);
   await page.goto('/user-access-data');
   await expect(page.getByRole('heading', { name: 'User Access Management' })).toBeVisible();
@@ -67,7 +67,7 @@ test('templates: the first becomes default, a new default moves the mark, edit w
 
 test('the access lists count both kinds, and each toggle flips only after the server confirms', async ({ page, app }) => {
   const gus = personNamed('Gus', 'gus');
-  const token = await signUpByApi(app.url, gus);
+  const token = await signUpByApi(app, gus);
   const [imageId] = await seedOne(app.url, token);
   const receivers = [personNamed('Hal', 'hal').email, personNamed('Ivy', 'ivy').email];
   expect((await callByApi(app.url, token, 'POST', '/api/share-restricted', { imageIds: [imageId], emails: receivers })).status).toBe(200);
