@@ -4,7 +4,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { AddressProofsRepository } from './addresses/address-proofs.repository.js';
 import { registerAddressRoutes } from './addresses/address-proofs.routes.js';
 import { AddressProofsService } from './addresses/address-proofs.service.js';
-import { AuthService } from './auth/auth.service.js';
+import { AuthService, authLimits } from './auth/auth.service.js';
 import { registerAuthRoutes } from './auth/auth.routes.js';
 import { PasswordResetsRepository } from './auth/password-resets.repository.js';
 import { RateLimitsRepository } from './auth/rate-limits.repository.js';
@@ -16,6 +16,7 @@ import { resolveJwtSecret } from './config/secrets.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerHealthRoutes } from './health/health.routes.js';
+import { trustProxyOption } from './http/client-address.js';
 import { registerErrorHandler } from './http/errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security.js';
@@ -82,7 +83,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
       // Readable lines for a person at a terminal; JSON lines for log collectors everywhere else.
       ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname' } } } : {}),
     },
-    trustProxy: config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     // Two info lines per request were ~8% of a cheap request's cost; see logRequests() instead.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
@@ -178,7 +179,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
-    Promise.all([throttle.prune(), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff)]).catch((err: unknown) =>
+    Promise.all([throttle.prune(authLimits.signinKnownClient), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff)]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 3_600_000);

@@ -3,6 +3,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { texts } from '@photo/contract';
 import type { Database } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
+import { clientSubject } from '../http/client-address.js';
 import { AppError, badRequest, conflict, unauthorized } from '../http/errors.js';
 import type { Mailer } from '../mail/mailer.js';
 import { passwordResetMail } from '../mail/password-reset.mail.js';
@@ -18,10 +19,17 @@ import type { AddressProofsService } from '../addresses/address-proofs.service.j
 const RESET_TOKEN_MINUTES = 60;
 const MINUTE = 60;
 
-/** Limits on the public auth calls; kept per IP and per account so neither alone can be abused. */
+/**
+ * Limits on the public auth calls. Sign-in attempts are counted before the password is checked, per
+ * client (an IPv4 address or an IPv6 /64), per account *and* client, and per account from anywhere.
+ * A stranger who guesses wrong locks out only themselves; the account-wide limit (a botnet) does not
+ * stop clients that signed in to the account successfully before (`signinKnownClient`).
+ */
 export const authLimits = {
   signinPerIp: { name: 'signin-ip', max: 30, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
-  signinPerAccount: { name: 'signin-account', max: 10, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
+  signinPerAccountClient: { name: 'signin-account-client', max: 10, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
+  signinPerAccount: { name: 'signin-account', max: 100, windowSeconds: 15 * MINUTE, message: texts.TOO_MANY_ATTEMPTS },
+  signinKnownClient: { name: 'signin-known', max: 1, windowSeconds: 30 * 24 * 60 * MINUTE, message: '' },
   signupPerIp: { name: 'signup-ip', max: 50, windowSeconds: 60 * MINUTE, message: 'Too many sign-ups from this address. Please try again later.' },
   resetMailPerIp: { name: 'reset-ip', max: 20, windowSeconds: 60 * MINUTE, message: 'Too many reset requests. Please try again later.' },
   resetMailPerAccount: { name: 'reset-account', max: 5, windowSeconds: 60 * MINUTE, message: '' },
@@ -52,7 +60,7 @@ export class AuthService {
    */
   async signUp(input: { username: string; email: string; password: string; proof?: string | undefined }, ip: string): Promise<string> {
     const { database, users, throttle, clock, addresses } = this.deps;
-    await throttle.consume(authLimits.signupPerIp, ip);
+    await throttle.consume(authLimits.signupPerIp, clientSubject(ip));
     if (await users.findByEmail(input.email)) throw conflict('An account with this e-mail address already exists.');
     const passwordHash = await hashPassword(input.password);
     const now = isoNow(clock);
@@ -84,23 +92,42 @@ export class AuthService {
 
   async signIn(input: { email: string; password: string }, ip: string): Promise<string> {
     const { users, throttle } = this.deps;
-    await throttle.assertUnder(authLimits.signinPerIp, ip);
-    await throttle.assertUnder(authLimits.signinPerAccount, input.email);
+    const client = clientSubject(ip);
+    const accountClient = `${input.email}|${client}`;
+    // Every attempt is counted before the (deliberately slow) password check, each count one atomic
+    // UPDATE: of 200 guesses sent at once, those past the limit are refused without an argon2 run.
+    await throttle.consume(authLimits.signinPerIp, client);
+    await throttle.consume(authLimits.signinPerAccountClient, accountClient);
+    await this.consumeAccountWide(input.email, accountClient);
     const user = await users.findByEmail(input.email);
     const valid = user ? await verifyPassword(user.password_hash, input.password) : (await burnPasswordCheck(input.password), false);
-    if (!user || !valid) {
-      await throttle.record(authLimits.signinPerIp, ip);
-      await throttle.record(authLimits.signinPerAccount, input.email);
-      throw unauthorized(texts.SIGNIN_FAILED);
-    }
-    await throttle.clear(authLimits.signinPerAccount, input.email);
+    if (!user || !valid) throw unauthorized(texts.SIGNIN_FAILED);
+    // A right password was no guess: take its counts back, forget this client's failures, and
+    // remember the client so an attack on the account from elsewhere cannot lock it out.
+    await Promise.all([
+      throttle.refund(authLimits.signinPerIp, client),
+      throttle.refund(authLimits.signinPerAccount, input.email),
+      throttle.clear(authLimits.signinPerAccountClient, accountClient),
+      throttle.clear(authLimits.signinKnownClient, accountClient).then(() => throttle.record(authLimits.signinKnownClient, accountClient)),
+    ]);
     return this.issueToken(user);
+  }
+
+  /** The account-wide limit holds strangers back; a client this account signed in from gets through. */
+  private async consumeAccountWide(email: string, accountClient: string): Promise<void> {
+    const { throttle } = this.deps;
+    try {
+      await throttle.consume(authLimits.signinPerAccount, email);
+    } catch (error) {
+      if (error instanceof AppError && error.statusCode === 429 && (await throttle.seen(authLimits.signinKnownClient, accountClient))) return;
+      throw error;
+    }
   }
 
   /** Always answers the same, so the call cannot be used to learn which e-mails have accounts. */
   async requestPasswordReset(email: string, ip: string): Promise<string> {
     const { users, throttle, resets, clock, mailer, logger } = this.deps;
-    await throttle.consume(authLimits.resetMailPerIp, ip);
+    await throttle.consume(authLimits.resetMailPerIp, clientSubject(ip));
     const user = await users.findByEmail(email);
     if (!user) return texts.RESET_MAIL_SENT;
     try {
@@ -128,7 +155,7 @@ export class AuthService {
 
   async resetPassword(input: { token: string; newPassword: string }, ip: string): Promise<string> {
     const { database, users, resets, throttle, clock, logger } = this.deps;
-    await throttle.consume(authLimits.resetPerIp, ip);
+    await throttle.consume(authLimits.resetPerIp, clientSubject(ip));
     const passwordHash = await hashPassword(input.newPassword);
     const now = isoNow(clock);
     const userId = await database.db.transaction().execute(async (trx) => {

@@ -36,11 +36,23 @@ export class RateLimitsRepository {
     return row ? { count: row.count, windowStart: row.window_start } : { count: 0, windowStart: nowSeconds };
   }
 
+  /** Takes back one event counted in the current window (an attempt that turned out fine). */
+  async unhit(key: string): Promise<void> {
+    await this.db.updateTable('rate_limits').set((eb) => ({ count: eb('count', '-', 1) })).where('key', '=', key).where('count', '>', 0).execute();
+  }
+
   async reset(key: string): Promise<void> {
     await this.db.deleteFrom('rate_limits').where('key', '=', key).execute();
   }
 
-  async deleteOlderThan(cutoffSeconds: number): Promise<void> {
-    await this.db.deleteFrom('rate_limits').where('window_start', '<', cutoffSeconds).execute();
+  /** Forgets windows that began before `cutoffSeconds`; keys starting with `keep` only before `keepCutoffSeconds`. */
+  async deleteOlderThan(cutoffSeconds: number, keep?: { prefix: string; cutoffSeconds: number }): Promise<void> {
+    let query = this.db.deleteFrom('rate_limits').where('window_start', '<', cutoffSeconds);
+    if (keep) {
+      query = query.where((eb) =>
+        eb.or([eb('key', 'not like', `${keep.prefix}%`), eb('window_start', '<', keep.cutoffSeconds)]),
+      );
+    }
+    await query.execute();
   }
 }

@@ -31,6 +31,17 @@ export class Throttle {
     if (count > rule.max) throw tooManyRequests(rule.message, windowStart + rule.windowSeconds - now);
   }
 
+  /** Takes back one attempt `consume` counted (it succeeded, so it was no guess). */
+  async refund(rule: LimitRule, subject: string): Promise<void> {
+    await this.limits.unhit(key(rule, subject));
+  }
+
+  /** Whether anything was counted for the subject in the rule's current window. */
+  async seen(rule: LimitRule, subject: string): Promise<boolean> {
+    const now = unixNow(this.clock);
+    return (await this.limits.peek(key(rule, subject), rule.windowSeconds, now)).count > 0;
+  }
+
   async record(rule: LimitRule, subject: string): Promise<void> {
     await this.limits.hit(key(rule, subject), rule.windowSeconds, unixNow(this.clock));
   }
@@ -39,9 +50,13 @@ export class Throttle {
     await this.limits.reset(key(rule, subject));
   }
 
-  /** Forgets windows that ended a day ago; called now and then, not on the request path. */
-  async prune(): Promise<void> {
-    await this.limits.deleteOlderThan(unixNow(this.clock) - 86_400);
+  /**
+   * Forgets windows that began a day ago (every limit's window is shorter), except the one long-lived
+   * rule's, kept for its own window. Called now and then, not on the request path.
+   */
+  async prune(longLived?: LimitRule): Promise<void> {
+    const now = unixNow(this.clock);
+    await this.limits.deleteOlderThan(now - 86_400, longLived ? { prefix: `${longLived.name}:`, cutoffSeconds: now - longLived.windowSeconds } : undefined);
   }
 }
 

@@ -35,7 +35,18 @@ const envSchema = z.object({
   JWT_SECRET: optionalText.pipe(z.string().min(32, { message: 'must be at least 32 characters' }).optional()),
   JWT_TTL: z.string().trim().regex(/^\d+[smhd]$/, { message: 'must look like 7d, 12h or 30m' }).default('7d'),
   HIDDEN_TAGS: optionalText,
-  TRUST_PROXY: z.enum(['true', 'false', '1', '0', '']).default('false').transform((v) => v === 'true' || v === '1'),
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default('false')
+    .transform((v, ctx) => {
+      const parsed = parseTrustProxy(v);
+      if (parsed === undefined) {
+        ctx.addIssue({ code: 'custom', message: 'must be false, a number of proxy hops (1 for one reverse proxy), or proxy addresses/CIDRs separated by commas' });
+        return z.NEVER;
+      }
+      return parsed;
+    }),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalText,
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
@@ -53,8 +64,12 @@ export interface Config {
   mail: { smtpUrl: string | undefined; from: string; outboxDir: string };
   jwt: { secret: string | undefined; ttl: string };
   hiddenTags: string[];
-  /** Behind a load balancer, read the client address from X-Forwarded-For (for rate limits and logs). */
-  trustProxy: boolean;
+  /**
+   * Which X-Forwarded-For entries to believe (for rate limits and logs): `false`, a number of proxy
+   * hops (the client address is the one the nearest N proxies report), or the proxies' addresses.
+   * Never `true`: the left-most entry is written by the client and would defeat every limit.
+   */
+  trustProxy: false | number | string[];
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   webDist: string;
   mediaDir: string;
@@ -109,4 +124,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploads: { maxFileBytes: e.MAX_UPLOAD_MB * 1024 * 1024 },
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
   };
+}
+
+/**
+ * TRUST_PROXY: the proxies' addresses or CIDRs (best: a client reaching the app directly cannot
+ * claim any address), or a hop count (the N nearest hops are proxies; only safe when the app cannot
+ * be reached but through them). `true` is read as `loopback` (a proxy on the same machine), never as
+ * "trust every entry", which lets a client choose its own address.
+ */
+export function parseTrustProxy(value: string): false | number | string[] | undefined {
+  const v = value.trim().toLowerCase();
+  if (v === '' || v === 'false' || v === '0') return false;
+  if (v === 'true') return ['loopback'];
+  if (/^\d+$/.test(v)) return Math.min(Number(v), 32);
+  const entries = v.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const address = /^(?:[0-9.]+|[0-9a-f:.]+|loopback|linklocal|uniquelocal)(?:\/\d{1,3})?$/;
+  return entries.length > 0 && entries.every((entry) => address.test(entry)) ? entries : undefined;
 }
