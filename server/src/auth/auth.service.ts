@@ -79,6 +79,7 @@ export class AuthService {
             updated_at: now,
           },
           trx,
+          database.dialect,
         );
       });
     } catch (error) {

@@ -1,5 +1,9 @@
 import { sql, type Kysely } from 'kysely';
+import type { DialectName } from '../db/database.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
+
+/** Any fixed number: the advisory lock sign-ups take on PostgreSQL while deciding who is first. */
+const FIRST_ACCOUNT_LOCK = 7_340_001;
 
 export class UsersRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -18,7 +22,11 @@ export class UsersRepository {
    * admin's address counts as confirmed (decision 0006): it sees every image anyway, and nothing can
    * have been shared before the first account existed.
    */
-  async insertFirstIsAdmin(user: Omit<NewUserRow, 'role'>, db: Kysely<DB> = this.db): Promise<UserRow> {
+  async insertFirstIsAdmin(user: Omit<NewUserRow, 'role'>, db: Kysely<DB> = this.db, dialect: DialectName = 'sqlite'): Promise<UserRow> {
+    // On PostgreSQL two sign-ups at the same moment would each see an empty table (READ COMMITTED)
+    // and both become admin: a transaction-scoped advisory lock makes them take turns (SQLite
+    // already runs one writer at a time). Sign-ups are rare and rate-limited; the wait is nothing.
+    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${FIRST_ACCOUNT_LOCK})`.execute(db);
     const first = sql<boolean>`not exists (select 1 from users)`;
     return db
       .insertInto('users')

@@ -63,6 +63,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const known = error.code ? frameworkErrors[error.code] : undefined;
     if (known) return reply.code(known[0]).send(body(known[1]));
+    if (isForeignKeyViolation(error)) {
+      // What the write pointed at (an image, an account) was deleted between the access check and
+      // the write: for the person it is gone, exactly as if the check had come a moment later.
+      request.log.info({ err: error }, 'a write raced a delete of what it refers to');
+      return reply.code(404).send(body('Not found. It may have just been deleted.'));
+    }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
       return reply.code(500).send(body('Something went wrong on our side. Please try again.'));
@@ -75,4 +81,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     // Other 4xx raised by plugins (e.g. a 413 from a parser) keep their status and their words.
     return reply.code(status).send(body(error.message));
   });
+}
+
+/** A write refused because the row it refers to is gone (PostgreSQL 23503, SQLite's FOREIGN KEY constraint). */
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  return e.code === '23503' || e.code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || (typeof e.message === 'string' && e.message.includes('FOREIGN KEY constraint failed'));
 }
