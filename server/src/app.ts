@@ -31,7 +31,10 @@ import { registerImageRoutes } from './images/images.routes.js';
 import { ImagesService } from './images/images.service.js';
 import { IngestService } from './images/ingest/ingest.service.js';
 import { MediaRepository } from './images/media.repository.js';
-import { registerMediaRoutes } from './images/media.routes.js';
+import { ImageUrls } from './media-access/image-urls.js';
+import { MediaAccessRepository } from './media-access/media-access.repository.js';
+import { MediaAccessService } from './media-access/media-access.service.js';
+import { registerMediaRoutes } from './media-access/media.routes.js';
 import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
@@ -61,7 +64,6 @@ import { registerTemplateRoutes } from './templates/templates.routes.js';
 import { TemplatesService } from './templates/templates.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { UrlSigner } from './storage/url-signer.js';
-import { LocalStorage } from './storage/local-storage.js';
 import { mkdir, rm } from 'node:fs/promises';
 
 export interface AppOptions {
@@ -135,7 +137,9 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const ingest = new IngestService({ media: mediaRepository, processor, clock });
   const tagsRepository = new TagsRepository(database.db, config.hiddenTags);
   const likesRepository = new LikesRepository(database.db);
-  const presenter = new ImagePresenter(storage, clock, {
+  // Photo URLs are bound to a viewer and checked on every request (media-access/); own signing key.
+  const imageUrls = new ImageUrls(new UrlSigner(secret, 'image-url-signing'));
+  const presenter = new ImagePresenter(imageUrls, clock, {
     tagsOf: (ids) => tagsRepository.labelsOf(ids),
     likesOf: (ids, viewerId) => likesRepository.factsOf(ids, viewerId),
   });
@@ -186,7 +190,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   housekeeping.unref();
   app.addHook('onClose', async () => clearInterval(housekeeping));
 
-  registerSecurityHeaders(app, storage.imageOrigins());
+  registerSecurityHeaders(app);
   await registerOpenApi(app, version);
   await registerWebApp(app, config.webDist);
   registerHealthRoutes(app, authenticate, database, version);
@@ -202,7 +206,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerSharingRoutes(app, authenticate, sharing, sharedViews);
   registerTemplateRoutes(app, authenticate, templates);
   registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });
-  if (storage instanceof LocalStorage) registerMediaRoutes(app, storage, signer, clock);
+  const mediaAccess = new MediaAccessService({ repository: new MediaAccessRepository(database.db), images: imagesRepository, urls: imageUrls, clock });
+  registerMediaRoutes(app, { access: mediaAccess, storage, profileSigner: signer, clock });
 
   app.setNotFoundHandler((request, reply) => {
     if (isWebAppNavigation(request)) return reply.sendWebApp();

@@ -2,7 +2,7 @@ import type { Image } from '@photo/contract';
 import { provenAddress } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
-import type { ImagePresenter } from '../images/image-presenter.js';
+import type { ImagePresenter, Viewer } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import type { AccessRecordsRepository, ReceivedRecord } from './access-records.repository.js';
 import { ShareLinks } from './share-links.js';
@@ -34,7 +34,8 @@ export class SharedViewsService {
     const record = await this.deps.records.findByLinkHash(ShareLinks.hash(link));
     if (!record) throw notFound(LINK_UNKNOWN);
     if (record.active !== 1) throw notFound(LINK_INACTIVE);
-    const images = await this.present(await this.deps.records.newestReady(MAX_SHARED_LIST));
+    // URLs bound to this link's record: they stop loading the moment it is switched off.
+    const images = await this.present(await this.deps.records.newestReady(MAX_SHARED_LIST), { linkRecordId: record.id });
     return { success: true, images, message: images.length === 0 ? 'Nothing has been added to the library yet.' : `${images.length} images shared with you.` };
   }
 
@@ -132,9 +133,9 @@ export class SharedViewsService {
     return this.deps.records.imageIdsOf(sharers.flatMap((s) => s.restrictedIds), MAX_SHARED_LIST);
   }
 
-  /** Without a viewer (the public link page) nobody's own `liked` is shown. */
-  private async present(ids: readonly number[], viewer?: AuthUser): Promise<Image[]> {
-    return this.deps.presenter.present(await this.deps.images.withMedia(ids), viewer ?? null);
+  /** On the public link page (a link viewer) nobody's own `liked` is shown. */
+  private async present(ids: readonly number[], viewer: Viewer): Promise<Image[]> {
+    return this.deps.presenter.present(await this.deps.images.withMedia(ids), viewer);
   }
 }
 

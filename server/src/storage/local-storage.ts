@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { MediaStorage } from './storage.js';
-import type { UrlSigner } from './url-signer.js';
+import type { MediaStorage, StoredObject } from './storage.js';
+import { type UrlSigner, signedMediaPath } from './url-signer.js';
 
-/** Media under `DATA_DIR/media`, served by the app itself at `/media/<key>` with signed URLs. */
+/** Media under `DATA_DIR/media`, streamed to browsers by the app (`/media/...`, signed URLs). */
 export class LocalStorage implements MediaStorage {
   readonly kind = 'local' as const;
 
@@ -43,6 +43,13 @@ export class LocalStorage implements MediaStorage {
     return createReadStream(file);
   }
 
+  async read(key: string): Promise<StoredObject | null> {
+    const file = this.pathFor(key);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return null;
+    return { body: createReadStream(file), size: info.size };
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await access(this.pathFor(key));
@@ -57,11 +64,6 @@ export class LocalStorage implements MediaStorage {
   }
 
   async signedUrl(key: string, expiresAt: Date): Promise<string> {
-    const exp = Math.floor(expiresAt.getTime() / 1000);
-    return `/media/${key}?exp=${exp}&sig=${this.signer.sign(key, exp)}`;
-  }
-
-  imageOrigins(): string[] {
-    return [];
+    return signedMediaPath(this.signer, key, expiresAt);
   }
 }

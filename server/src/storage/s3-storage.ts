@@ -9,21 +9,15 @@ import {
   PutObjectCommand,
   S3Client,
   type BucketLocationConstraint,
+  type GetObjectCommandOutput,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { Config } from '../config/config.js';
-import { IMMUTABLE_CACHE_CONTROL, type MediaStorage } from './storage.js';
+import { IMMUTABLE_CACHE_CONTROL, type MediaStorage, type StoredObject } from './storage.js';
+import { type UrlSigner, signedMediaPath } from './url-signer.js';
 
 export type S3Settings = NonNullable<Config['s3']>;
-
-/**
- * How long every presigned URL is valid, counted back from its expiry: the SigV4 maximum (7 days).
- * Signing at `expiresAt - SIGNED_SPAN` instead of "now" makes the URL a pure function of key and
- * expiry, so every page load within one expiry window gets the same URL and the browser cache hits.
- */
-export const SIGNED_SPAN_SECONDS = 7 * 24 * 3600;
 
 /** Streamed uploads hold at most PART_SIZE × QUEUE_SIZE bytes in memory, whatever the file size. */
 const PART_SIZE = 8 * 1024 * 1024;
@@ -33,15 +27,20 @@ const QUEUE_SIZE = 2;
 const DELETE_BATCH = 1000;
 
 /**
- * Media in an S3-compatible bucket (AWS S3, MinIO, Garage, R2, s3rver in tests). Browsers load
- * images straight from the bucket through presigned GET URLs.
+ * Media in an S3-compatible bucket (AWS S3, MinIO, Garage, R2, s3rver in tests). Browsers never
+ * load from the bucket: a presigned URL cannot be revoked before it expires, so the app streams
+ * objects itself and checks each request (media-access/). The bucket needs no public access and
+ * no CORS, and its origin stays out of the Content-Security-Policy.
  */
 export class S3Storage implements MediaStorage {
   readonly kind = 's3' as const;
   readonly bucket: string;
   private readonly client: S3Client;
 
-  constructor(private readonly settings: S3Settings) {
+  constructor(
+    private readonly settings: S3Settings,
+    private readonly signer: UrlSigner,
+  ) {
     this.bucket = settings.bucket;
     const clientConfig: S3ClientConfig = {
       region: settings.region,
@@ -90,13 +89,13 @@ export class S3Storage implements MediaStorage {
   }
 
   async get(key: string): Promise<Readable | null> {
+    return (await this.read(key))?.body ?? null;
+  }
+
+  async read(key: string): Promise<StoredObject | null> {
     try {
       const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
-      const body = result.Body;
-      if (body === undefined) return Readable.from([]);
-      // In Node the SDK's body is the http.IncomingMessage itself (a Readable with SDK mixins).
-      if (body instanceof Readable) return body;
-      return Readable.fromWeb(body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
+      return { body: asReadable(result.Body), size: result.ContentLength };
     } catch (error) {
       if (isNotFound(error)) return null;
       throw error;
@@ -132,22 +131,7 @@ export class S3Storage implements MediaStorage {
   }
 
   async signedUrl(key: string, expiresAt: Date): Promise<string> {
-    const expiresSeconds = Math.floor(expiresAt.getTime() / 1000);
-    // A signing date in the future makes S3 answer "Request is not yet valid".
-    if (expiresSeconds - SIGNED_SPAN_SECONDS > Math.ceil(Date.now() / 1000)) {
-      throw new RangeError(`S3 presigned URLs cannot expire more than 7 days ahead (asked for ${expiresAt.toISOString()})`);
-    }
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
-      signingDate: new Date((expiresSeconds - SIGNED_SPAN_SECONDS) * 1000),
-      expiresIn: SIGNED_SPAN_SECONDS,
-    });
-  }
-
-  imageOrigins(): string[] {
-    if (this.settings.endpoint) return [new URL(this.settings.endpoint).origin];
-    // The SDK addresses AWS buckets virtual-host style, except names with dots (TLS wildcard), which go path-style.
-    if (this.bucket.includes('.')) return [`https://s3.${this.settings.region}.amazonaws.com`];
-    return [`https://${this.bucket}.s3.${this.settings.region}.amazonaws.com`];
+    return signedMediaPath(this.signer, key, expiresAt);
   }
 
   /** Creates the bucket unless it exists already (at start-up and in tests). */
@@ -177,6 +161,13 @@ export class S3Storage implements MediaStorage {
   async close(): Promise<void> {
     this.client.destroy();
   }
+}
+
+function asReadable(body: GetObjectCommandOutput['Body']): Readable {
+  if (body === undefined) return Readable.from([]);
+  // In Node the SDK's body is the http.IncomingMessage itself (a Readable with SDK mixins).
+  if (body instanceof Readable) return body;
+  return Readable.fromWeb(body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
 }
 
 function errorName(error: unknown): string | undefined {

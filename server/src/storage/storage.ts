@@ -1,9 +1,18 @@
 import type { Readable } from 'node:stream';
 
+/** A stored object opened for reading: its bytes and, when the store says, its size. */
+export interface StoredObject {
+  body: Readable;
+  size: number | undefined;
+}
+
 /**
  * Where originals and derived images live. Keys are slash-separated and content-addressed
  * (`originals/<sha256>`, `derived/<sha256>/thumb.webp`), so an object never changes once written:
- * that is what lets every implementation hand out long-lived cache headers.
+ * that is what lets a key serve as an ETag and profile pictures be cached for a year.
+ *
+ * Browsers never load from the store itself: the app streams every object (`/media/...`), so it
+ * can check, on each request, that the viewer may still see the photo (media-access/).
  */
 export interface MediaStorage {
   readonly kind: 'local' | 's3';
@@ -13,13 +22,16 @@ export interface MediaStorage {
   putBuffer(key: string, body: Buffer, contentType: string): Promise<void>;
   /** The object as a stream, or null when there is no such object. */
   get(key: string): Promise<Readable | null>;
+  /** The object as a stream with its size (for Content-Length), or null when there is no such object. */
+  read(key: string): Promise<StoredObject | null>;
   exists(key: string): Promise<boolean>;
   /** Removes the objects; keys that do not exist are not an error. */
   delete(keys: readonly string[]): Promise<void>;
-  /** A URL a browser `<img>` can load until `expiresAt` (DECISIONS §4), then refused. */
+  /**
+   * An app URL (`/media/<key>?exp&sig`) a browser `<img>` can load until `expiresAt`, for objects
+   * that are not shared photos (profile pictures). Photos get viewer-bound URLs (media-access/).
+   */
   signedUrl(key: string, expiresAt: Date): Promise<string>;
-  /** Origins the browser must be allowed to load images from (Content-Security-Policy img-src). */
-  imageOrigins(): string[];
   close?(): Promise<void>;
 }
 

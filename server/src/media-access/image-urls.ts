@@ -1,0 +1,39 @@
+import { isLinkViewer, type Viewer } from '../access/viewer.js';
+import type { UrlSigner } from '../storage/url-signer.js';
+
+export const VARIANTS = ['thumb', 'display'] as const;
+export type Variant = (typeof VARIANTS)[number];
+
+/** The viewer as it travels in a URL: `u<userId>` or `l<accessRecordId>` (a share-all link page). */
+export type ViewerRef = { kind: 'user'; id: number } | { kind: 'link'; id: number };
+
+export function viewerTag(viewer: Viewer): string {
+  return isLinkViewer(viewer) ? `l${viewer.linkRecordId}` : `u${viewer.id}`;
+}
+
+export function parseViewerTag(tag: string): ViewerRef | undefined {
+  const match = /^([ul])(\d{1,15})$/.exec(tag);
+  if (!match) return undefined;
+  return { kind: match[1] === 'u' ? 'user' : 'link', id: Number(match[2]) };
+}
+
+/**
+ * Photo URLs bound to one image, one variant and one viewer:
+ * `/media/i/<imageId>/<thumb|display>?v=<viewer>&exp=<unix seconds>&sig=<HMAC>`. The signature
+ * proves the server handed this URL to that viewer; it does not grant access by itself: every
+ * request asks again whether the viewer may still see the image (media-access.service.ts), so a
+ * revoked share or a deleted image stops loading at once, wherever the URL was copied to.
+ */
+export class ImageUrls {
+  constructor(private readonly signer: UrlSigner) {}
+
+  url(imageId: number, variant: Variant, tag: string, expiresAtSeconds: number): string {
+    return `/media/i/${imageId}/${variant}?v=${tag}&exp=${expiresAtSeconds}&sig=${this.signer.sign(subject(imageId, variant, tag), expiresAtSeconds)}`;
+  }
+
+  verify(imageId: number, variant: Variant, tag: string, expiresAtSeconds: number, signature: string, nowSeconds: number): boolean {
+    return this.signer.verify(subject(imageId, variant, tag), expiresAtSeconds, signature, nowSeconds);
+  }
+}
+
+const subject = (imageId: number, variant: Variant, tag: string) => `${imageId}/${variant}/${tag}`;
