@@ -115,7 +115,51 @@ describe.each(testDatabases)('accounts on %s', (database) => {
       expect((await api.post('/signin', { email: 'a@example.com', password: '' })).status).toBe(400);
     });
 
-    it('locks an account for a while after 10 wrong passwords, even against the right one (429)', async () => {
+    it('counts guesses before checking them: of 200 wrong passwords sent at once, at most 10 are checked', async () => {
+      const person = await signUp();
+      const answers = await Promise.all(
+        Array.from({ length: 200 }, (_, i) => api.post('/signin', { email: person.email, password: `wrong-${i}` })),
+      );
+      const statuses = answers.map((res) => res.status);
+      expect(statuses.filter((status) => status === 401).length).toBeLessThanOrEqual(10);
+      expect(statuses.filter((status) => status !== 401).every((status) => status === 429)).toBe(true);
+      // This client is out for this account; its owner, elsewhere, is not.
+      expect((await api.post('/signin', { email: person.email, password: person.password })).status).toBe(429);
+      const owner = apiClient(server.url, { 'x-forwarded-for': nextClientIp() });
+      expect((await owner.post('/signin', { email: person.email, password: person.password })).status).toBe(200);
+    });
+
+    it('groups IPv6 clients by /64: another address of the same /64 is the same client', async () => {
+      const people = [await signUp(), await signUp(), await signUp()];
+      const group = () => ((Math.random() * 0xffff) | 0).toString(16);
+      const prefix = `2001:db8:${group()}:${group()}`;
+      for (let i = 0; i < 30; i += 1) {
+        const from = apiClient(server.url, { 'x-forwarded-for': `${prefix}::${(i + 1).toString(16)}` });
+        expect((await from.post('/signin', { email: people[i % 3]!.email, password: `wrong-${i}` })).status).toBe(401);
+      }
+      const sameNetwork = apiClient(server.url, { 'x-forwarded-for': `${prefix}:ffff:ffff:ffff:fffe` });
+      expect((await sameNetwork.post('/signin', { email: people[0]!.email, password: people[0]!.password })).status).toBe(429);
+      const otherNetwork = apiClient(server.url, { 'x-forwarded-for': '2001:db9::1' });
+      expect((await otherNetwork.post('/signin', { email: people[0]!.email, password: people[0]!.password })).status).toBe(200);
+    });
+
+    it('holds back an attack on one account from many addresses, but not a client that signed in to it before', async () => {
+      const person = await signUp();
+      const home = apiClient(server.url, { 'x-forwarded-for': nextClientIp() });
+      expect((await home.post('/signin', { email: person.email, password: person.password })).status).toBe(200);
+      for (let batch = 0; batch < 10; batch += 1) {
+        await Promise.all(
+          Array.from({ length: 10 }, (_, i) =>
+            apiClient(server.url, { 'x-forwarded-for': nextClientIp() }).post('/signin', { email: person.email, password: `guess-${batch}-${i}` }),
+          ),
+        );
+      }
+      const stranger = apiClient(server.url, { 'x-forwarded-for': nextClientIp() });
+      expect((await stranger.post('/signin', { email: person.email, password: person.password })).status).toBe(429);
+      expect((await home.post('/signin', { email: person.email, password: person.password })).status).toBe(200);
+    });
+
+    it('locks an account for a while after 10 wrong passwords from one client, even against the right one (429)', async () => {
       const person = await signUp();
       for (let i = 0; i < 10; i += 1) {
         const res = await api.post('/signin', { email: person.email, password: `wrong-${i}` });
@@ -283,5 +327,24 @@ describe.each(testDatabases)('accounts on %s', (database) => {
       expect(res.body['/library']).toBe('Image Library');
       expect(res.body['/sharedMedia/sharedWithMe']).toEqual(expect.any(String));
     });
+  });
+});
+
+describe('client addresses behind a reverse proxy (TRUST_PROXY as a hop count)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite', { env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => server?.close());
+
+  it('takes the address the proxy saw, never one the client wrote into X-Forwarded-For', async () => {
+    // The proxy appends the address it saw; whatever the client sent stands to the left of it.
+    const spoofing = (n: number) => apiClient(server.url, { 'x-forwarded-for': `203.0.113.${n}, 10.77.0.1` });
+    for (let i = 0; i < 30; i += 1) {
+      expect((await spoofing(i).post('/signin', { email: `nobody-${i}@example.com`, password: 'whatever' })).status).toBe(401);
+    }
+    expect((await spoofing(99).post('/signin', { email: 'nobody-else@example.com', password: 'whatever' })).status).toBe(429);
+    const another = apiClient(server.url, { 'x-forwarded-for': '10.77.0.2' });
+    expect((await another.post('/signin', { email: 'nobody-else@example.com', password: 'whatever' })).status).toBe(401);
   });
 });
