@@ -12,7 +12,7 @@ import { renderApp } from '@/testing/render-app';
  */
 const profile = {
   id: 'u1', username: 'ada', name: 'ada', email: 'ada@example.com', role: 'user',
-  profileImage: null, image: null, bulkTags: [], userUploadedImages: [],
+  profileImage: null, image: null, bulkTags: [], emailConfirmed: true, userUploadedImages: [],
 };
 
 function signedIn(role: 'admin' | 'user' = 'user') {

@@ -1,4 +1,5 @@
 import { Navigate, type RouteObject } from 'react-router';
+import { Loading } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { ForgotPasswordScreen } from '@/features/auth/components/forgot-password-screen';
 import { ResetPasswordScreen } from '@/features/auth/components/reset-password-screen';
@@ -57,6 +58,14 @@ const authRoutes: RouteObject[] = [
   { path: paths.signup.path, element: <SignupScreen /> },
   { path: paths.forgotPassword.path, element: <ForgotPasswordScreen /> },
   { path: paths.resetPassword.path, element: <ResetPasswordScreen /> },
+  // Opened from a mail, rarely: its own chunk, so the signed-in pages do not load it.
+  {
+    path: paths.confirmEmail.path,
+    hydrateFallbackElement: <Loading />,
+    lazy: async () => ({
+      Component: (await import('@/features/email-confirmation/components/confirm-email-screen')).ConfirmEmailScreen,
+    }),
+  },
 ];
 
 /**

@@ -14,9 +14,17 @@ export const paths = {
   uploadImages: { path: '/uploadImages', getHref: () => '/uploadImages' },
 
   signin: { path: '/signin', getHref: () => '/signin' },
-  signup: { path: '/signup', getHref: () => '/signup' },
+  /** With a proof token (from a mailed link) the form takes the address from it and confirms it. */
+  signup: { path: '/signup', getHref: (proof?: string) => (proof ? `/signup?proof=${enc(proof)}` : '/signup') },
   forgotPassword: { path: '/forgot-password', getHref: () => '/forgot-password' },
   resetPassword: { path: '/reset-password/:token', getHref: (token: string) => `/reset-password/${enc(token)}` },
+  /** The link mailed to prove an address (not in spec §2: shares reach an account only once it is proven). */
+  confirmEmail: {
+    path: '/confirm-email/:token',
+    // `next` is a path; its slashes stay readable (they need no escaping in a query string).
+    getHref: (token: string, next?: string) =>
+      `/confirm-email/${enc(token)}${next ? `?next=${enc(next).replace(/%2F/g, '/')}` : ''}`,
+  },
 
   sharedToken: { path: '/shared/:token', getHref: (token: string) => `/shared/${enc(token)}` },
   allAccess: { path: '/all-access', getHref: () => '/all-access' },
@@ -35,8 +43,8 @@ export const paths = {
   photosImIn: { path: "/photos-i'm-in", getHref: () => "/photos-i'm-in" },
 } as const;
 
-/** Pages without the search box and breadcrumbs (spec §2 General). */
-export const AUTH_PATH_PREFIXES = ['/signin', '/signup', '/forgot-password', '/reset-password'] as const;
+/** Pages without the search box and breadcrumbs (spec §2 General), and the address confirmation page. */
+export const AUTH_PATH_PREFIXES = ['/signin', '/signup', '/forgot-password', '/reset-password', '/confirm-email'] as const;
 
 export function isAuthPage(pathname: string): boolean {
   return AUTH_PATH_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));

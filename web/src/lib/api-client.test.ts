@@ -4,7 +4,7 @@ import { authorizationOf, fakeToken, stubFetch } from '@/testing/fetch-stub';
 import { ApiError, callApi, isAbortError, setSessionExpiredHandler } from './api-client';
 import { getToken, setToken } from './auth-token';
 
-const me = { name: 'Alice Smith', image: null, role: 'user' };
+const me = { name: 'Alice Smith', image: null, role: 'user', email: 'alice@example.com', emailConfirmed: true };
 
 describe('callApi', () => {
   const onExpired = vi.fn();

@@ -40,6 +40,15 @@ describe('Thumbnail', () => {
     expect(box(img).style.backgroundImage).toMatch(/^url\("data:/);
   });
 
+  it('hides a preview picture that fails (a revoked image answers 404), never showing a broken image', () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { container } = render(<Thumbnail src="/media/big.webp" previewSrc="/media/small.webp" alt="Photo" lazy="eager" />);
+    fireEvent.error(container.querySelector('img[src="/media/small.webp"]')!);
+    expect(container.querySelector('img[src="/media/small.webp"]')).toBeNull();
+    fireEvent.error(screen.getByRole('img', { name: 'Photo' }));
+    expect(screen.getByRole('img', { name: 'Photo' })).toHaveClass('opacity-0');
+  });
+
   it('ignores a malformed placeholder', () => {
     render(<Thumbnail src="/media/a.webp" alt="Beach" placeholder="%%not base64%%" />);
     expect(box(screen.getByRole('img', { name: 'Beach' })).style.backgroundImage).toBe('');

@@ -44,6 +44,8 @@ export function Thumbnail({ src, alt, placeholder, width, height, previewSrc, la
   const near = useNearViewport(boxRef, { marginPx: NEAR_MARGIN_PX, delayMs: NEAR_DELAY_MS, enabled: lazy === 'near' });
   // Remembering which src loaded (not a flag) resets the fade when the box shows another picture.
   const [loadedSrc, setLoadedSrc] = useState<string | null>(null);
+  // A preview that fails (e.g. a revoked image's URL now answers 404) is hidden, never a broken icon.
+  const [failedPreview, setFailedPreview] = useState<string | null>(null);
   const blur = placeholderDataUrl(placeholder);
   const style: CSSProperties = {
     aspectRatio: width && height && width > 0 && height > 0 ? `${width} / ${height}` : '1 / 1',
@@ -63,8 +65,15 @@ export function Thumbnail({ src, alt, placeholder, width, height, previewSrc, la
   const loaded = loadedSrc === src;
   return (
     <span ref={boxRef} style={style} className={`relative block overflow-hidden bg-slate-200 ${className}`}>
-      {previewSrc && previewSrc !== src && !loaded ? (
-        <img src={previewSrc} alt="" aria-hidden="true" decoding="async" className="absolute inset-0 size-full object-cover" />
+      {previewSrc && previewSrc !== src && previewSrc !== failedPreview && !loaded ? (
+        <img
+          src={previewSrc}
+          alt=""
+          aria-hidden="true"
+          decoding="async"
+          onError={() => setFailedPreview(previewSrc)}
+          className="absolute inset-0 size-full object-cover"
+        />
       ) : null}
       {near ? (
         <img

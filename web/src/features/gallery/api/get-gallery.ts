@@ -2,6 +2,7 @@ import { calls, images as imageContract, type Image } from '@photo/contract';
 import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi, isAbortError, isNotFound } from '@/lib/api-client';
 import { galleryQueryKey } from '@/lib/images';
+import { isRefreshing, revocableQueryOptions } from '@/lib/live-queries';
 
 export type GalleryPage = {
   images: Image[];
@@ -12,7 +13,7 @@ export type GalleryPage = {
 };
 
 
-async function loadPage(page: number, signal: AbortSignal): Promise<GalleryPage> {
+async function loadPage(page: number, signal: AbortSignal, refreshing: boolean): Promise<GalleryPage> {
   try {
     const answer = await callApi(calls.getGridImages, {
       query: { page, limit: imageContract.GALLERY_PAGE_SIZE },
@@ -23,6 +24,8 @@ async function loadPage(page: number, signal: AbortSignal): Promise<GalleryPage>
     if (isAbortError(error)) throw error;
     // Spec §8: a gallery load failure empties the list (a 404 just means nothing yet).
     if (!isNotFound(error)) console.error('Error fetching images:', error);
+    // A failed periodic refresh keeps the pages on screen (the query keeps its data on error).
+    if (refreshing && !isNotFound(error)) throw error;
     return { images: [], hasMore: false, page };
   }
 }
@@ -31,13 +34,14 @@ async function loadPage(page: number, signal: AbortSignal): Promise<GalleryPage>
 export const galleryQueryOptions = () =>
   infiniteQueryOptions({
     queryKey: galleryQueryKey,
-    queryFn: ({ pageParam, signal }) => loadPage(pageParam, signal),
+    queryFn: ({ pageParam, signal, client }) => loadPage(pageParam, signal, isRefreshing(client, galleryQueryKey)),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.hasMore ? (last.refill ? last.page : last.page + 1) : undefined),
   });
 
+/** Read again every 30 s while visible (every loaded page), so images whose share was switched off vanish. */
 export function useGallery() {
-  return useInfiniteQuery(galleryQueryOptions());
+  return useInfiniteQuery({ ...galleryQueryOptions(), ...revocableQueryOptions });
 }
 
 /** Spec §4 Tag filter: with tags chosen, results come from the whole library, not the loaded pages. */
@@ -58,7 +62,7 @@ export const taggedImagesQueryOptions = (tags: string[]) =>
   });
 
 export function useImagesWithTags(tags: string[]) {
-  return useQuery({ ...taggedImagesQueryOptions(tags), enabled: tags.length > 0, retry: false });
+  return useQuery({ ...taggedImagesQueryOptions(tags), ...revocableQueryOptions, enabled: tags.length > 0, retry: false });
 }
 
 export const existingTagsQueryOptions = () =>

@@ -6,6 +6,7 @@ import { GridSkeleton } from '@/components/ui/grid-skeleton';
 import { Page, PageHeading } from '@/components/ui/page';
 import { SelectableGrid } from '@/components/ui/selectable-grid';
 import { ShareDialog } from '@/components/ui/share-dialog';
+import { UnconfirmedAddressNote } from '@/components/ui/unconfirmed-address-note';
 import { paths } from '@/config/paths';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { useInfiniteScroll } from '@/hooks/use-infinite-scroll';
@@ -75,6 +76,7 @@ export function GalleryScreen() {
           <EmptyState
             title="No photos yet"
             text="Upload your first photos to fill the gallery."
+            note={<UnconfirmedAddressNote />}
             action={<LinkButton to={paths.uploadImages.getHref()} variant="primary">Upload Images</LinkButton>}
           />
         )

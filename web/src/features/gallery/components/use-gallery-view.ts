@@ -55,9 +55,10 @@ export function useGalleryView(loaded: Image[]) {
       const loadedIds = new Set(loaded.map((image) => image._id));
       return randomOrder.filter((image) => loadedIds.has(image._id) && isShownInGallery(image));
     }
-    const source = filtering && filtered.isSuccess ? filtered.data : loaded;
+    // A failed refresh of the matches keeps the last ones; only a failed first read falls back.
+    const source = filtering && filtered.data !== undefined ? filtered.data : loaded;
     return source.filter(isShownInGallery);
-  }, [mode, randomOrder, loaded, filtering, filtered.isSuccess, filtered.data]);
+  }, [mode, randomOrder, loaded, filtering, filtered.data]);
 
   return {
     mode,
@@ -66,7 +67,7 @@ export function useGalleryView(loaded: Image[]) {
     filtering,
     filterPending: filtering && filtered.isPending,
     /** Paging goes on only over the plain loaded list (also when a failed filter fell back to it). */
-    paging: mode === 'default' || (mode === 'tags' && (!filtering || filtered.isError)),
+    paging: mode === 'default' || (mode === 'tags' && (!filtering || (filtered.isError && filtered.data === undefined))),
     randomize,
     toggleTagPanel,
     closeTagPanel,

@@ -13,7 +13,7 @@ function signedIn(me: { name: string; image: string | null } = { name: 'Ada Love
   setToken(fakeToken({ username: 'ada' }));
   return stubFetch({
     'GET /breadcrumbs': { body: {} },
-    'GET /api/users/me': { body: { ...me, role: 'user' } },
+    'GET /api/users/me': { body: { ...me, role: 'user', email: 'ada@example.com', emailConfirmed: true } },
   });
 }
 

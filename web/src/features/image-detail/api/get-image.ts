@@ -2,6 +2,7 @@ import { calls } from '@photo/contract';
 import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { callApi } from '@/lib/api-client';
+import { revocableQueryOptions } from '@/lib/live-queries';
 
 export const imageQueryKey = (id: string) => ['image', id] as const;
 
@@ -11,8 +12,9 @@ export const imageQueryOptions = (id: string) =>
     queryFn: ({ signal }) => callApi(calls.getImage, { params: { id }, signal }),
   });
 
+/** Read again every 30 s while visible: an image whose share was switched off turns into "Image not found". */
 export function useImage(id: string) {
-  return useQuery(imageQueryOptions(id));
+  return useQuery({ ...imageQueryOptions(id), ...revocableQueryOptions });
 }
 
 /**

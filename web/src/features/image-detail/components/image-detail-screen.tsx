@@ -4,6 +4,7 @@ import { ShareDialog } from '@/components/ui/share-dialog';
 import { ChevronRightIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
 import { isAdmin } from '@/lib/auth';
+import { shownData } from '@/lib/live-queries';
 import { usePrefetchImages, useImage } from '../api/get-image';
 import { useStepper } from '../api/get-step-list';
 import { DetailBreadcrumb } from './detail-breadcrumb';
@@ -22,6 +23,8 @@ export function ImageDetailScreen() {
   const navigate = useNavigate();
   const context = useMemo(() => readDetailState(location.state), [location.state]);
   const image = useImage(id);
+  // Read again every 30 s: a 404 (access switched off) closes the picture, a failed refresh does not.
+  const shown = shownData(image);
   const goBack = useGoBack(context.origin, context.firstEntry);
   const [sharing, setSharing] = useState(false);
   const admin = isAdmin();
@@ -43,13 +46,13 @@ export function ImageDetailScreen() {
   // Keys always go to the stepper: it knows where the last step landed, even before this screen does.
   useDetailKeys({ onNext, onPrevious, onEscape: goBack, enabled: !sharing });
 
-  const current = image.data && admin ? image.data.imageName : 'Image';
+  const current = shown && admin ? shown.imageName : 'Image';
   return (
     <DetailModal bar={<DetailBreadcrumb origin={context.origin} current={current} />} onClose={goBack}>
-      {image.isSuccess ? (
+      {shown ? (
         <>
           <div className="relative flex min-h-0 flex-1 flex-col">
-            <ZoomStage key={image.data._id} image={image.data} showName={admin} />
+            <ZoomStage key={shown._id} image={shown} showName={admin} />
             {canStep ? (
               <>
                 <StepButton direction="previous" onClick={onPrevious} />
@@ -57,8 +60,8 @@ export function ImageDetailScreen() {
               </>
             ) : null}
           </div>
-          <DetailPanel image={image.data} onShare={() => setSharing(true)} />
-          {sharing ? <ShareDialog title="Share image" imageIds={[image.data._id]} onClose={() => setSharing(false)} /> : null}
+          <DetailPanel image={shown} onShare={() => setSharing(true)} />
+          {sharing ? <ShareDialog title="Share image" imageIds={[shown._id]} onClose={() => setSharing(false)} /> : null}
         </>
       ) : (
         <DetailLoadState pending={image.isPending} error={image.error} onBack={goBack} />

@@ -4,6 +4,7 @@ import type { Image } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { Page } from '@/components/ui/page';
 import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
+import { shownData } from '@/lib/live-queries';
 import { imageQueryKey, useImage } from '../api/get-image';
 import { useLikeImage } from '../api/image-actions';
 import { AddTagForm } from './add-tag-form';
@@ -33,8 +34,9 @@ export function SharedImageDetailScreen() {
   const goBack = useGoBack();
   useDetailKeys({ onEscape: goBack });
 
-  if (!image.isSuccess) return <ImageLoadState pending={image.isPending} error={image.error} />;
-  const { data } = image;
+  // Read again every 30 s: a 404 (access switched off) replaces the picture, a failed refresh does not.
+  const data = shownData(image);
+  if (!data) return <ImageLoadState pending={image.isPending} error={image.error} />;
   const tags = [...new Set([...data.tags, ...data.customTags])];
 
   return (

@@ -1,6 +1,7 @@
 import { calls, images as imageContract, type Image } from '@photo/contract';
 import { infiniteQueryOptions, keepPreviousData, queryOptions, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
+import { revocableQueryOptions } from '@/lib/live-queries';
 
 /** Lists whose call is not there yet (404) are simply empty. */
 async function imagesOrNone<T extends { images: Image[] }>(load: () => Promise<T>): Promise<Image[]> {
@@ -34,7 +35,7 @@ export const libraryQueryOptions = () =>
   });
 
 export function useLibrary() {
-  return useInfiniteQuery(libraryQueryOptions());
+  return useInfiniteQuery({ ...libraryQueryOptions(), ...revocableQueryOptions });
 }
 
 export const librarySearchQueryOptions = (search: string) =>
@@ -45,7 +46,7 @@ export const librarySearchQueryOptions = (search: string) =>
 
 /** The images matching `search`; idle while there is no search text. */
 export function useLibrarySearch(search: string) {
-  return useQuery({ ...librarySearchQueryOptions(search), enabled: search !== '', placeholderData: keepPreviousData });
+  return useQuery({ ...librarySearchQueryOptions(search), ...revocableQueryOptions, enabled: search !== '', placeholderData: keepPreviousData });
 }
 
 export const allImagesQueryOptions = () =>
@@ -56,5 +57,5 @@ export const allImagesQueryOptions = () =>
 
 /** Every image the person may see, newest first (the server caps the list). */
 export function useAllImages() {
-  return useQuery(allImagesQueryOptions());
+  return useQuery({ ...allImagesQueryOptions(), ...revocableQueryOptions });
 }

@@ -50,7 +50,8 @@ export function LibraryScreen() {
         />
       </div>
       {current.isPending ? <GridSkeleton /> : null}
-      {current.isError ? (
+      {/* A failed refresh keeps the images on screen. */}
+      {current.isError && current.data === undefined ? (
         <EmptyState title="The library could not be loaded" action={<Button onClick={() => void current.refetch()}>Try again</Button>} />
       ) : null}
       {current.isSuccess && items.length === 0 ? (

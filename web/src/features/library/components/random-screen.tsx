@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { Button, LinkButton } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { GridSkeleton } from '@/components/ui/grid-skeleton';
@@ -7,7 +7,7 @@ import { Page, PageHeading } from '@/components/ui/page';
 import { paths } from '@/config/paths';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { isShownInGallery, toGridItems } from '@/lib/images';
-import { shuffled } from '@/lib/shuffle';
+import { keepingOrder } from '@/lib/shuffle';
 import { useAllImages } from '../api/get-library';
 
 /** Spec §2 "/random": browse every visible image in a random order. */
@@ -15,8 +15,14 @@ export function RandomScreen() {
   const images = useAllImages();
   const [round, setRound] = useState(0);
   const visible = useMemo(() => (images.data ?? []).filter(isShownInGallery), [images.data]);
-  // `round` is a deliberate dependency: each Shuffle click draws a new order.
-  const order = useMemo(() => shuffled(visible), [visible, round]);
+  // Each Shuffle click (`round`) draws a new order; the list read again every 30 s keeps it.
+  const drawn = useRef<{ round: number; ids: string[] }>({ round, ids: [] });
+  const order = useMemo(() => {
+    const previous = drawn.current.round === round ? drawn.current.ids : [];
+    const next = keepingOrder(previous, visible);
+    drawn.current = { round, ids: next.map((image) => image._id) };
+    return next;
+  }, [visible, round]);
   const items = useMemo(() => toGridItems(order), [order]);
   // ← and → in the detail follow this shuffled order.
   const ids = useMemo(() => order.map((image) => image._id), [order]);
@@ -34,7 +40,7 @@ export function RandomScreen() {
         Random
       </PageHeading>
       {images.isPending ? <GridSkeleton /> : null}
-      {images.isError ? (
+      {images.isError && images.data === undefined ? (
         <EmptyState title="Images could not be loaded" action={<Button onClick={() => void images.refetch()}>Try again</Button>} />
       ) : null}
       {images.isSuccess && order.length === 0 ? (

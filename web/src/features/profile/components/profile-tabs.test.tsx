@@ -9,7 +9,7 @@ import { renderApp } from '@/testing/render-app';
 import { filterChoices } from './tagged-images';
 
 const profile = (overrides: { profileImage?: string | null; userUploadedImages?: Image[] } = {}) => ({
-  id: 'u1', username: 'ada', name: 'ada', email: 'ada@example.com', role: 'user', bulkTags: [],
+  id: 'u1', username: 'ada', name: 'ada', email: 'ada@example.com', role: 'user', bulkTags: [], emailConfirmed: true,
   profileImage: overrides.profileImage ?? null, image: overrides.profileImage ?? null,
   userUploadedImages: overrides.userUploadedImages ?? [],
 });

@@ -9,7 +9,7 @@ import { renderApp } from '@/testing/render-app';
 
 const profile = {
   id: 'u1', username: 'ada', name: 'ada', email: 'ada@example.com', role: 'user',
-  profileImage: null, image: null, bulkTags: [], userUploadedImages: [makeImage('u1')],
+  profileImage: null, image: null, bulkTags: [], emailConfirmed: true, userUploadedImages: [makeImage('u1')],
 };
 
 function stubProfile() {

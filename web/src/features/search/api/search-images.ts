@@ -1,6 +1,7 @@
 import { calls, type BodyInputOf, type Image } from '@photo/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
+import { revocableQueryOptions } from '@/lib/live-queries';
 
 const searchQueryKey = (query: string) => ['search', query] as const;
 
@@ -19,7 +20,7 @@ export const searchResultsQueryOptions = (query: string) =>
   });
 
 export function useSearchResults(query: string) {
-  return useQuery(searchResultsQueryOptions(query));
+  return useQuery({ ...searchResultsQueryOptions(query), ...revocableQueryOptions });
 }
 
 export function useAddCustomTags(query: string) {

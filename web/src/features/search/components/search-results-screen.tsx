@@ -25,7 +25,9 @@ export function SearchResultsScreen() {
 
   if (results.isPending) return <Loading text="Searching..." />;
 
-  if (results.isError) {
+  // The results are read again every 30 s; a failed refresh keeps the last ones on screen.
+  const found = results.data;
+  if (found === undefined) {
     return (
       <Page>
         <EmptyState
@@ -38,7 +40,7 @@ export function SearchResultsScreen() {
     );
   }
 
-  if (results.data.length === 0) {
+  if (found.length === 0) {
     return (
       <Page>
         <EmptyState
@@ -67,7 +69,7 @@ export function SearchResultsScreen() {
       <CustomTagsForm query={query} selectedIds={ids.filter((id) => selected.has(id))} onDone={clear} />
       <SelectableGrid
         label={`Search results for ${query}`}
-        items={toGridItems(results.data)}
+        items={toGridItems(found)}
         linkState={linkState}
         selected={selected}
         onToggle={toggle}

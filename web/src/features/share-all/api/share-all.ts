@@ -1,6 +1,7 @@
 import { calls } from '@photo/contract';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
+import { revocableQueryOptions } from '@/lib/live-queries';
 import { invalidateSharingLists } from '@/lib/share-images';
 
 export function useShareAll() {
@@ -18,7 +19,7 @@ export const sharedByLinkQueryOptions = (link: string) =>
   });
 
 export function useSharedByLink(link: string) {
-  return useQuery(sharedByLinkQueryOptions(link));
+  return useQuery({ ...sharedByLinkQueryOptions(link), ...revocableQueryOptions });
 }
 
 /** Spec §2 All-access: the page shows the site origin + /share-all/ + the link's last segment. */

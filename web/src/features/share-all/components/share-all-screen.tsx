@@ -1,4 +1,4 @@
-import { useParams } from 'react-router';
+import { useParams, useSearchParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { EmptyState } from '@/components/ui/empty-state';
 import { FormError } from '@/components/ui/form-field';
@@ -6,8 +6,10 @@ import { ImageGrid } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
+import { shownData } from '@/lib/live-queries';
 import { toGridItems } from '@/lib/images';
 import { useSharedByLink } from '../api/share-all';
+import { ConfirmAddressHint } from './confirm-address-hint';
 
 /** Spec §2/§8: 'Error: ' and the server's message, or the fallback when the server sent none. */
 function failureText(error: unknown): string {
@@ -18,21 +20,26 @@ function failureText(error: unknown): string {
 /** Spec §2: the public page of everything shared through a share-all link (no sign-in). */
 export function ShareAllScreen() {
   const { link = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  const confirmToken = searchParams.get('confirm');
   const shared = useSharedByLink(link);
+  // Read again every 30 s: a link switched off (4xx) empties the page; a failed refresh does not.
+  const answer = shownData(shared);
 
   return (
     <Page>
       <PageHeading>Shared Images</PageHeading>
+      {confirmToken ? <ConfirmAddressHint token={confirmToken} link={link} /> : null}
       {shared.isPending ? <Loading /> : null}
-      {shared.isError ? <FormError>{failureText(shared.error)}</FormError> : null}
-      {shared.isSuccess && shared.data.images.length === 0 ? (
-        <EmptyState title="Nothing here yet" text={shared.data.message || 'No images have been shared through this link.'} />
+      {shared.isError && !answer ? <FormError>{failureText(shared.error)}</FormError> : null}
+      {answer && answer.images.length === 0 ? (
+        <EmptyState title="Nothing here yet" text={answer.message || 'No images have been shared through this link.'} />
       ) : null}
-      {shared.isSuccess && shared.data.images.length > 0 ? (
+      {answer && answer.images.length > 0 ? (
         // Public page: plain pictures, no links into the signed-in app.
         <ImageGrid
           label="Shared images"
-          items={toGridItems(shared.data.images).map(({ href: _href, ...item }) => item)}
+          items={toGridItems(answer.images).map(({ href: _href, ...item }) => item)}
           lazy="near"
         />
       ) : null}

@@ -80,3 +80,51 @@ describe('/share-all/:link (public)', () => {
     expect(await screen.findByText(texts.SHARED_IMAGES_FAILED)).toBeInTheDocument();
   });
 });
+
+describe('/share-all/:link?confirm=<token> (from the share mail)', () => {
+  const TOKEN = 'proof_abcdefghijklmnopqrstu';
+  const shared = { body: { success: true, images: [makeImage('p1')], message: '' } };
+
+  it('shows the photos as always, with an offer to confirm the address the mail went to', async () => {
+    stubFetch({
+      'GET /shared-images/tok123': shared,
+      [`GET /api/address-proofs/${TOKEN}`]: {
+        body: { email: 'grandma@example.com', state: 'pending', account: { username: 'gran', createdAt: '2024-01-01T12:00:00Z' }, next: '/' },
+      },
+    });
+    renderApp(`/share-all/tok123?confirm=${TOKEN}`);
+    const hint = await screen.findByRole('region', { name: 'Confirm your e-mail address' });
+    expect(hint).toHaveTextContent('Is grandma@example.com your e-mail address? Confirm it to see shared photos in your own gallery.');
+    expect(within(hint).getByRole('link', { name: 'Confirm it to see shared photos in your own gallery.' })).toHaveAttribute(
+      'href',
+      `/confirm-email/${TOKEN}?next=/share-all/tok123`,
+    );
+    expect(await screen.findByRole('list', { name: 'Shared images' })).toBeInTheDocument();
+  });
+
+  it('offers it for an address without an account too, but not for one confirmed already', async () => {
+    const proof = (state: string) => ({ body: { email: 'grandma@example.com', state, account: null, next: '/' } });
+    stubFetch({ 'GET /shared-images/tok123': shared, [`GET /api/address-proofs/${TOKEN}`]: proof('signup') });
+    const { unmount } = renderApp(`/share-all/tok123?confirm=${TOKEN}`);
+    expect(await screen.findByRole('region', { name: 'Confirm your e-mail address' })).toBeInTheDocument();
+    unmount();
+
+    stubFetch({ 'GET /shared-images/tok123': shared, [`GET /api/address-proofs/${TOKEN}`]: proof('confirmed') });
+    const { client } = renderApp(`/share-all/tok123?confirm=${TOKEN}`);
+    await screen.findByRole('list', { name: 'Shared images' });
+    await vi.waitFor(() => expect(client.getQueryState(['address-proof', TOKEN])?.status).toBe('success'));
+    expect(screen.queryByRole('region', { name: 'Confirm your e-mail address' })).not.toBeInTheDocument();
+  });
+
+  it('shows nothing more when the link’s proof is unknown, used or expired', async () => {
+    stubFetch({
+      'GET /shared-images/tok123': shared,
+      [`GET /api/address-proofs/${TOKEN}`]: { status: 404, body: { message: 'Unknown link.' } },
+    });
+    const { client } = renderApp(`/share-all/tok123?confirm=${TOKEN}`);
+    await screen.findByRole('list', { name: 'Shared images' });
+    await vi.waitFor(() => expect(client.getQueryState(['address-proof', TOKEN])?.status).toBe('error'));
+    expect(screen.queryByRole('region', { name: 'Confirm your e-mail address' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+});

@@ -1,6 +1,7 @@
 import { calls } from '@photo/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
+import { revocableQueryOptions } from '@/lib/live-queries';
 
 export const sharedImagesQueryOptions = () =>
   queryOptions({
@@ -9,5 +10,5 @@ export const sharedImagesQueryOptions = () =>
   });
 
 export function useSharedImages() {
-  return useQuery(sharedImagesQueryOptions());
+  return useQuery({ ...sharedImagesQueryOptions(), ...revocableQueryOptions });
 }

@@ -1,6 +1,7 @@
 import { calls, type ResponseOf } from '@photo/contract';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
+import { revocableQueryOptions } from '@/lib/live-queries';
 
 export type SharedWithMe = ResponseOf<typeof calls.getSharedWithMe>;
 
@@ -22,6 +23,7 @@ export const sharedWithMeQueryOptions = () =>
     },
   });
 
+/** Read again every 30 s while visible: a share switched off disappears from an open tab. */
 export function useSharedWithMe() {
-  return useQuery(sharedWithMeQueryOptions());
+  return useQuery({ ...sharedWithMeQueryOptions(), ...revocableQueryOptions });
 }

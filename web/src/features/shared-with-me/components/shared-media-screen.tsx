@@ -3,6 +3,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { FolderCard, FolderList } from '@/components/ui/folder-card';
 import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
+import { UnconfirmedAddressNote } from '@/components/ui/unconfirmed-address-note';
 import { paths } from '@/config/paths';
 import { useSharedWithMe } from '../api/get-shared-with-me';
 import { LoadError } from './load-error';
@@ -12,7 +13,9 @@ export function SharedMediaScreen() {
   const shared = useSharedWithMe();
 
   if (shared.isPending) return <Loading />;
-  if (shared.isError) {
+  // Read again every 30 s; a failed refresh keeps the folders on screen.
+  const answer = shared.data;
+  if (answer === undefined) {
     return (
       <Page>
         <LoadError onRetry={() => void shared.refetch()} />
@@ -20,11 +23,11 @@ export function SharedMediaScreen() {
     );
   }
 
-  const sharers = shared.data.data.sharedBy;
-  if (!shared.data.hasAccess || sharers.length === 0) {
+  const sharers = answer.data.sharedBy;
+  if (!answer.hasAccess || sharers.length === 0) {
     return (
       <Page>
-        <EmptyState as="h1" title={texts.NO_ACCESS_TITLE} text={texts.NO_ACCESS_TEXT} />
+        <EmptyState as="h1" title={texts.NO_ACCESS_TITLE} text={texts.NO_ACCESS_TEXT} note={<UnconfirmedAddressNote />} />
       </Page>
     );
   }

@@ -4,6 +4,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ImageGrid } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
+import { UnconfirmedAddressNote } from '@/components/ui/unconfirmed-address-note';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { isNotFound, serverMessage } from '@/lib/api-client';
 import { toGridItems } from '@/lib/images';
@@ -26,7 +27,7 @@ export function SharedTokenScreen() {
       : shared.data?.message;
     return (
       <Page>
-        <EmptyState as="h1" title="Shared images" text={message} />
+        <EmptyState as="h1" title="Shared images" text={message} note={<UnconfirmedAddressNote />} />
       </Page>
     );
   }

@@ -6,6 +6,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { ImageGrid, type GridItem } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
 import { Loading } from '@/components/ui/spinner';
+import { UnconfirmedAddressNote } from '@/components/ui/unconfirmed-address-note';
 import { paths } from '@/config/paths';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { useSharedWithMe } from '../api/get-shared-with-me';
@@ -38,7 +39,8 @@ export function SharerImagesScreen() {
   const linkState = useDetailLinkState(ids);
 
   if (shared.isPending) return <Loading />;
-  if (shared.isError) {
+  // Read again every 30 s; a failed refresh keeps the images on screen.
+  if (shared.data === undefined) {
     return (
       <Page>
         <LoadError onRetry={() => void shared.refetch()} />
@@ -53,6 +55,7 @@ export function SharerImagesScreen() {
           as="h1"
           title={texts.USER_NOT_FOUND}
           text={`No shared images were found for "${userName}".`}
+          note={<UnconfirmedAddressNote />}
           action={<LinkButton to={paths.sharedMedia.getHref()}>Back to Shared with me</LinkButton>}
         />
       </Page>
