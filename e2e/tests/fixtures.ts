@@ -12,8 +12,8 @@ import { SMTPServer } from 'smtp-server';
 const root = path.resolve(import.meta.dirname, '..', '..');
 
 export interface Mailbox {
-  /** The newest message to `to`, waiting for it to arrive. */
-  latestTo(to: string, timeoutMs?: number): Promise<ParsedMail>;
+  /** The newest message to `to` (whose subject matches `subject`, when given), waiting for it to arrive. */
+  latestTo(to: string, timeoutMs?: number, subject?: RegExp): Promise<ParsedMail>;
 }
 
 export interface Person {
@@ -54,10 +54,12 @@ async function startMailbox() {
   await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
   const { port } = smtp.server.address() as AddressInfo;
   const mailbox: Mailbox = {
-    async latestTo(to, timeoutMs = 10_000) {
+    async latestTo(to, timeoutMs = 10_000, subject) {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
-        const found = messages.filter((m) => JSON.stringify(m.to ?? '').toLowerCase().includes(to.toLowerCase())).at(-1);
+        const found = messages
+          .filter((m) => JSON.stringify(m.to ?? '').toLowerCase().includes(to.toLowerCase()) && (!subject || subject.test(m.subject ?? '')))
+          .at(-1);
         if (found) return found;
         await new Promise((r) => setTimeout(r, 100));
       }

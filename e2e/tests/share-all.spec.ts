@@ -1,5 +1,5 @@
 import { expect, galleryIds, galleryImages, newPerson, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
-import { accessToggle, callByApi, freshPage, linkIn, signUpInBrowser, TEXTS } from './support-sharing.js';
+import { accessToggle, callByApi, freshPage, linkIn, proofLinkIn, TEXTS } from './support-sharing.js';
 
 /** Spec §2 route and DECISIONS §5: the e-mailed link is the public page of the share. */
 const SHARE_ALL_LINK = /\/share-all\/([A-Za-z0-9_-]{22,})$/;
@@ -42,8 +42,21 @@ test('the admin shares everything with grandma: she gets the link by mail, sees 
   expect(await visitor.page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   await expect(visitor.page).toHaveURL(link);
 
-  // She signs up with that address: her gallery has the library, and /sharedMedia names the admin.
-  await signUpInBrowser(visitor.page, grandma);
+  // The mailed link also proves her address: the page offers to confirm it, and as she has no
+  // account yet, that leads to sign-up with her address filled in.
+  const mailed = proofLinkIn(mail);
+  expect(mailed.startsWith(`${link}?confirm=`)).toBe(true);
+  await visitor.page.goto(mailed);
+  for (const name of names) await expect(shared.getByRole('img', { name, exact: true })).toBeVisible();
+  const hint = visitor.page.getByRole('region', { name: 'Confirm your e-mail address' });
+  await expect(hint).toContainText(grandma.email);
+  await hint.getByRole('link', { name: 'Confirm it to see shared photos in your own gallery.' }).click();
+  await expect(visitor.page).toHaveURL(/\/signup\?proof=/);
+  await visitor.page.getByLabel('Username').fill(grandma.username);
+  await visitor.page.getByLabel('Password').fill(grandma.password);
+  await visitor.page.getByRole('button', { name: /sign up/i }).click();
+  await expect(visitor.page).toHaveURL(/\/$/);
+  // Her gallery has the library, and /sharedMedia names the admin.
   const gallery = visitor.page.getByRole('list', { name: 'Gallery' });
   for (const name of names) await expect(gallery.getByRole('img', { name, exact: true })).toBeVisible();
   await visitor.page.goto('/sharedMedia');
@@ -59,7 +72,7 @@ test('the admin shares everything with grandma: she gets the link by mail, sees 
   await expect(accessToggle(page, grandma.email)).toHaveText('Active');
 });
 
-test('switching an all-access receiver to Inactive closes the public link with a clear message, and reopens it', async ({ page, browser, app }) => {
+test('switching an all-access receiver to Inactive closes the public link with a clear message; switched on again, a new link is mailed', async ({ page, browser, app }) => {
   const receiver = newPerson('aunt');
   await seedImages(app.url, app.admin.token, 1, { prefix: 'aunt' });
   const shared = await callByApi<{ link: string }>(app.url, app.admin.token, 'POST', '/api/share-all', { accessTo: [receiver.email] });
@@ -87,11 +100,16 @@ test('switching an all-access receiver to Inactive closes the public link with a
   expect(await galleryIds(app.url, receiverToken)).toEqual([]);
   expect((await callByApi(app.url, receiverToken, 'GET', `/api/images/${before[0]}`)).status).toBe(404);
 
-  // Active again: the same link works again.
+  // Active again: the old link stays dead (it may have leaked); a new one is mailed to her and works.
   await toggle.click();
   await expect(toggle).toHaveText('Active');
   await visitor.page.reload();
+  await expect(visitor.page.getByText(/^Error: /)).toBeVisible();
+  await expect.poll(async () => linkIn(await app.mailbox.latestTo(receiver.email), `${app.url}/share-all/`)).not.toBe(link);
+  const renewed = linkIn(await app.mailbox.latestTo(receiver.email), `${app.url}/share-all/`);
+  await visitor.page.goto(renewed);
   await expect(visitor.page.getByRole('list', { name: 'Shared images' })).toBeVisible();
+  expect((await galleryIds(app.url, receiverToken)).length).toBeGreaterThan(0);
   await visitor.context.close();
 });
 

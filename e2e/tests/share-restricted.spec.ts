@@ -1,5 +1,5 @@
 import { expect, galleryIds, getByApi, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
-import { accessToggle, createTemplateInBrowser, freshPage, personNamed, signUpInBrowser, templateItem, TEXTS } from './support-sharing.js';
+import { accessToggle, createTemplateInBrowser, freshPage, personNamed, proofLinkIn, signUpFromMailLink, templateItem, TEXTS } from './support-sharing.js';
 
 test('bob shares 12 photos with two people through his default template; a recipient likes and tags them; Inactive takes them away', async ({ page, browser, app }) => {
   const bob = personNamed('bob');
@@ -39,18 +39,21 @@ test('bob shares 12 photos with two people through his default template; a recip
   await expect(page.getByText(TEXTS.EMAIL_SENT)).toBeVisible();
   await expect(dialog).toBeHidden();
 
-  // Each recipient gets the mail written from Bob's template.
+  // Each recipient gets the mail written from Bob's template; neither has an account yet, so the
+  // link proves their address (decision 0006).
+  const links = new Map<string, string>();
   for (const person of [ann, cy]) {
     const mail = await app.mailbox.latestTo(person.email);
     expect(mail.subject).toBe('Photos from bob');
-    expect(mail.text).toContain(`Hi! bob shared 12 photos with you: ${app.url}/sharedMedia`);
+    expect(mail.text).toContain(`Hi! bob shared 12 photos with you: ${app.url}/confirm-email/`);
     expect(String(mail.html)).toContain('bob shared 12 photos with you');
+    links.set(person.email, proofLinkIn(mail));
   }
 
-  // Ann signs up with her address and finds Bob's folder under /sharedMedia.
+  // Ann opens the link in her mail: she signs up with her address (filled in) and finds Bob's folder.
   const annSide = await freshPage(browser, app.url);
   const annPage = annSide.page;
-  await signUpInBrowser(annPage, ann);
+  await signUpFromMailLink(annPage, links.get(ann.email)!, ann);
   await annPage.goto('/sharedMedia');
   const folder = annPage.getByRole('link', { name: /Shared By\s*bob/ });
   await expect(folder).toContainText('Files: 12');
@@ -162,7 +165,7 @@ test('one photo is shared from its detail view; the recipient without an account
   // Kim has no template: the mail is the built-in one, and still carries the way in.
   const mail = await app.mailbox.latestTo(friend.email);
   expect(mail.subject).toContain('kim');
-  expect(mail.text).toContain(`${app.url}/sharedMedia`);
+  expect(mail.text).toContain(`${app.url}/confirm-email/`);
   const friendToken = await signUpByApi(app, friend);
   expect(await galleryIds(app.url, friendToken)).toEqual([imageId]);
 });

@@ -77,3 +77,29 @@ export async function createTemplateInBrowser(
 export function templateItem(page: Page, name: string) {
   return page.getByRole('listitem').filter({ has: page.getByRole('heading', { name, exact: true }) });
 }
+
+/** A mail's link that proves the address (`/confirm-email/<token>`), or a share-all link with `?confirm=`. */
+export function proofLinkIn(mail: ParsedMail): string {
+  const found = /https?:\/\/\S+?(?:\/confirm-email\/|[?&]confirm=)[A-Za-z0-9_-]+/.exec(mail.text ?? '')?.[0];
+  if (!found) throw new Error(`no confirmation link in the e-mail:\n${mail.text ?? ''}`);
+  return found;
+}
+
+/**
+ * Someone without an account opens the link of a share mail: the confirm page hands over to sign-up
+ * with the address filled in (read-only); they choose a name and password and land on the gallery.
+ */
+export async function signUpFromMailLink(page: Page, link: string, person: Person): Promise<void> {
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/signup\?proof=/);
+  const email = page.getByRole('textbox', { name: 'Email' });
+  await expect(email).toHaveValue(person.email);
+  await expect(email).toHaveAttribute('readonly', '');
+  await page.getByLabel('Username').fill(person.username);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: /sign up/i }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('token'))).toBeTruthy();
+  // The link proved the address: no notice asks for a confirmation.
+  await expect(page.getByRole('region', { name: 'E-mail confirmation' })).toHaveCount(0);
+}
