@@ -1,13 +1,16 @@
 #!/usr/bin/env node
 // Creates a large photo library for the gallery benchmark, in seconds:
 //   1. an empty DATA_DIR (and, with --postgres, a freshly created database);
-//   2. the built server started once on it (it runs its migrations), the admin signed up over HTTP
-//      (a real argon2 hash), the server stopped;
+//   2. the built server started once on it (it runs its migrations), the admin and three plain
+//      accounts signed up over HTTP (real argon2 hashes), the server stopped;
 //   3. N media + N images rows inserted straight into the database (one transaction on SQLite;
 //      multi-row INSERT … SELECT FROM unnest(…) on PostgreSQL), all 'ready', with plausible keys,
 //      ThumbHash placeholders, sizes and EXIF facts. No image files exist: the gallery only reads rows.
+//      30% are the uploader account's, the rest the admin's.
 //   4. a vocabulary of 10,000 tags and 3–7 tags per image (~5 on average, Zipf popularity: 'beach'
 //      is on ~40% of the images, most tags on a few), with the tags' usage counts.
+//   5. the admin's shares: 300 of their images with the restricted-share account, everything with
+//      the all-access account; the plain accounts' addresses marked proven (shares reach only those).
 //
 //   node bench/make-library.mjs [--count 100000] [--data-dir DIR] [--postgres postgres://…/bench_library] [--force]
 import { createHash } from 'node:crypto';
@@ -19,6 +22,9 @@ import {
   DEFAULT_LIBRARY_DIR,
   DEFAULT_LIBRARY_PG_DIR,
   LIBRARY_ADMIN,
+  LIBRARY_ALL_ACCESS,
+  LIBRARY_RESTRICTED,
+  LIBRARY_UPLOADER,
   ensureServerBuilt,
   installCleanupHandlers,
   parseArgs,
@@ -29,6 +35,11 @@ import {
 
 export const DEFAULT_COUNT = 100_000;
 export const VOCABULARY_SIZE = 10_000;
+/** Images in the restricted share. */
+export const SHARED_IMAGES = 300;
+/** What library.json must say for a library to be reused: bump when the library's content changes. */
+export const LIBRARY_LAYOUT = 2;
+const PLAIN_ACCOUNTS = [LIBRARY_RESTRICTED, LIBRARY_ALL_ACCESS, LIBRARY_UPLOADER];
 
 /** Builds the library; resolves to { count, seconds, dataDir, database }. */
 export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, force = false, log = console.log } = {}) {
@@ -43,26 +54,31 @@ export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, fo
     step(`database ${new URL(postgres).pathname.slice(1)} created`);
   }
 
-  // Migrations and a real admin account, by the server itself.
+  // Migrations and real accounts (the first is the admin), by the server itself.
   const server = await startServer({ dataDir, databaseUrl: postgres, logLevel: 'warn' });
   try {
-    await signUp(server.url, LIBRARY_ADMIN);
+    for (const account of [LIBRARY_ADMIN, ...PLAIN_ACCOUNTS]) await signUp(server.url, account);
   } finally {
     await server.stop();
   }
-  step('server started (migrations), admin signed up, server stopped');
+  step('server started (migrations), admin and plain accounts signed up, server stopped');
 
   const insert = postgres ? insertPostgres : insertSqlite;
   await insert({ dataDir, postgres, count });
-  step(`${count.toLocaleString('en')} media + images rows inserted, with ${VOCABULARY_SIZE.toLocaleString('en')} tags`);
+  step(`${count.toLocaleString('en')} media + images rows inserted, with ${VOCABULARY_SIZE.toLocaleString('en')} tags and the shares`);
 
   const seconds = (performance.now() - started) / 1000;
   const info = {
     count,
     tags: VOCABULARY_SIZE,
+    layout: LIBRARY_LAYOUT,
     schema: schemaFingerprint(),
     database: postgres ? redact(postgres) : path.relative(root, path.join(dataDir, 'photos.sqlite')),
     admin: { email: LIBRARY_ADMIN.email, password: LIBRARY_ADMIN.password },
+    accounts: Object.fromEntries(
+      [['restricted', LIBRARY_RESTRICTED], ['allAccess', LIBRARY_ALL_ACCESS], ['uploader', LIBRARY_UPLOADER]].map(([role, a]) => [role, { email: a.email, password: a.password }]),
+    ),
+    sharedImages: SHARED_IMAGES,
     builtAt: new Date().toISOString(),
     seconds: Number(seconds.toFixed(2)),
   };
@@ -103,8 +119,19 @@ async function placeholders() {
   return out;
 }
 
-/** Rows in id order: media i and its image i (uploaded by the admin), oldest first. */
-async function* rows(count, adminId) {
+/** Who uploaded image i: the uploader account 3 in 10 (i ending in 1, 4 or 7), else the admin. */
+const uploaderOf = (i, ids) => ([1, 4, 7].includes(i % 10) ? ids.uploader : ids.admin);
+
+/** The admin's images in the restricted share: 300 (i ending in 2, so the admin's) spread over the library. */
+function sharedImageIds(count) {
+  const step = Math.max(10, Math.floor(count / SHARED_IMAGES / 10) * 10);
+  const ids = [];
+  for (let i = 2; i <= count && ids.length < SHARED_IMAGES; i += step) ids.push(i);
+  return ids;
+}
+
+/** Rows in id order: media i and its image i, oldest first. */
+async function* rows(count, ids) {
   const thumbs = await placeholders();
   const end = Date.UTC(2025, 0, 1);
   const span = 3 * 365 * 86_400_000; // three years of uploads, evenly spread
@@ -138,7 +165,7 @@ async function* rows(count, adminId) {
       image: {
         id: i,
         media_id: i,
-        uploaded_by: adminId,
+        uploaded_by: uploaderOf(i, ids),
         file_name: fileName,
         image_name: fileName.slice(0, -4),
         ready: 1,
@@ -181,12 +208,12 @@ async function insertSqlite({ dataDir, count }) {
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = OFF');
-    const admin = db.prepare("SELECT id FROM users WHERE role = 'admin' ORDER BY id LIMIT 1").get();
-    if (!admin) throw new Error('The admin account is missing after sign-up.');
+    const ids = accountIds((email) => db.prepare('SELECT id FROM users WHERE email = ?').get(email)?.id);
+    const admin = { id: ids.admin };
     const insertMedia = db.prepare(`INSERT INTO media (${MEDIA_COLUMNS.join(', ')}) VALUES (${MEDIA_COLUMNS.map((c) => `@${c}`).join(', ')})`);
     const insertImage = db.prepare(`INSERT INTO images (${IMAGE_COLUMNS.join(', ')}) VALUES (${IMAGE_COLUMNS.map((c) => `@${c}`).join(', ')})`);
     const all = [];
-    for await (const row of rows(count, admin.id)) all.push(row);
+    for await (const row of rows(count, ids)) all.push(row);
     const { tags, imageTags, created } = tagRows(count);
     const insertTag = db.prepare('INSERT INTO tags (id, name, usage_count, created_at) VALUES (@id, @name, @usage_count, @created_at)');
     const insertImageTag = db.prepare(`INSERT INTO image_tags (image_id, tag_id, tagged_by, kind, created_at) VALUES (?, ?, ?, 'tag', ?)`);
@@ -197,6 +224,17 @@ async function insertSqlite({ dataDir, count }) {
       }
       for (const tag of tags) insertTag.run(tag);
       for (let k = 0; k < imageTags.image_id.length; k += 1) insertImageTag.run(imageTags.image_id[k], imageTags.tag_id[k], admin.id, created);
+      const insertRecord = db.prepare(
+        'INSERT INTO access_records (owner_id, kind, receiver_email, active, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)',
+      );
+      const restricted = insertRecord.run(admin.id, 'restricted', LIBRARY_RESTRICTED.email, created, created).lastInsertRowid;
+      const insertShared = db.prepare('INSERT INTO access_record_images (record_id, image_id, created_at) VALUES (?, ?, ?)');
+      for (const id of sharedImageIds(count)) insertShared.run(restricted, id, created);
+      insertRecord.run(admin.id, 'all', LIBRARY_ALL_ACCESS.email, created, created);
+      if (db.prepare("SELECT 1 FROM pragma_table_info('users') WHERE name = 'email_confirmed_at'").get()) {
+        const confirm = db.prepare('UPDATE users SET email_confirmed_at = created_at WHERE email = ?');
+        for (const account of PLAIN_ACCOUNTS) confirm.run(account.email);
+      }
     })();
     // The server never runs ANALYZE, so neither do we: the library looks like one grown by uploads.
     db.pragma('wal_checkpoint(TRUNCATE)');
@@ -218,8 +256,9 @@ async function insertPostgres({ postgres, count }) {
   const client = new pg.Client({ connectionString: postgres });
   await client.connect();
   try {
-    const admin = (await client.query("SELECT id FROM users WHERE role = 'admin' ORDER BY id LIMIT 1")).rows[0];
-    if (!admin) throw new Error('The admin account is missing after sign-up.');
+    const { rows: users } = await client.query('SELECT id, email FROM users');
+    const ids = accountIds((email) => users.find((u) => u.email === email)?.id);
+    const admin = { id: ids.admin };
     const chunk = 10_000;
     const flush = async (table, columns, batch) => {
       const arrays = columns.map((c) => batch.map((r) => r[c]));
@@ -229,7 +268,7 @@ async function insertPostgres({ postgres, count }) {
     await client.query('BEGIN');
     let media = [];
     let images = [];
-    for await (const row of rows(count, admin.id)) {
+    for await (const row of rows(count, ids)) {
       media.push(row.media);
       images.push(row.image);
       if (media.length === chunk) {
@@ -257,6 +296,20 @@ async function insertPostgres({ postgres, count }) {
     for (const table of ['media', 'images', 'tags']) {
       await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
     }
+    const insertRecord = (kind, email) =>
+      client.query(
+        'INSERT INTO access_records (owner_id, kind, receiver_email, active, created_at, updated_at) VALUES ($1, $2, $3, 1, $4, $4) RETURNING id',
+        [admin.id, kind, email, created],
+      );
+    const restricted = (await insertRecord('restricted', LIBRARY_RESTRICTED.email)).rows[0].id;
+    await client.query('INSERT INTO access_record_images (record_id, image_id, created_at) SELECT $1, i, $3 FROM unnest($2::int[]) AS u(i)', [
+      restricted, sharedImageIds(count), created,
+    ]);
+    await insertRecord('all', LIBRARY_ALL_ACCESS.email);
+    const confirmable = await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'email_confirmed_at'");
+    if (confirmable.rowCount > 0) {
+      await client.query('UPDATE users SET email_confirmed_at = created_at WHERE email = ANY($1::text[])', [PLAIN_ACCOUNTS.map((a) => a.email)]);
+    }
     await client.query('COMMIT');
     // What autovacuum would have done by the time a real library is this big: statistics for the
     // planner and the visibility map for index-only scans.
@@ -264,9 +317,20 @@ async function insertPostgres({ postgres, count }) {
     await client.query('VACUUM ANALYZE images');
     await client.query('VACUUM ANALYZE tags');
     await client.query('VACUUM ANALYZE image_tags');
+    await client.query('VACUUM ANALYZE access_records');
+    await client.query('VACUUM ANALYZE access_record_images');
   } finally {
     await client.end();
   }
+}
+
+/** The accounts' ids, looked up by address: the admin and the plain accounts signed up before. */
+function accountIds(idOf) {
+  const ids = { admin: idOf(LIBRARY_ADMIN.email), uploader: idOf(LIBRARY_UPLOADER.email) };
+  for (const account of [LIBRARY_ADMIN, ...PLAIN_ACCOUNTS]) {
+    if (idOf(account.email) === undefined) throw new Error(`The account ${account.email} is missing after sign-up.`);
+  }
+  return ids;
 }
 
 /** Drops and creates the database named in `url` (connecting to the server's `postgres` database). */
@@ -323,6 +387,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     ({ seconds, dataDir, database }) => {
       console.log(`Library ready in ${seconds.toFixed(1)} s: ${database} (DATA_DIR ${path.relative(process.cwd(), dataDir) || '.'})`);
       console.log(`Admin: ${LIBRARY_ADMIN.email} / ${LIBRARY_ADMIN.password}`);
+      console.log(`Plain accounts (same password): ${LIBRARY_RESTRICTED.email} (restricted share of ${SHARED_IMAGES} images), ${LIBRARY_ALL_ACCESS.email} (all access), ${LIBRARY_UPLOADER.email} (30% of the uploads)`);
     },
     (error) => {
       console.error(`make-library failed: ${error instanceof Error ? error.message : error}`);

@@ -5,12 +5,12 @@
 //
 //   node bench/run.mjs [--only ingest|gallery|memory] [--quick] [--postgres postgres://…/bench_library]
 //                      [--log-level info] [--duration 10] [--profile] [--wait-quiet SECONDS]
-//                      [--server-env K=V,K=V] [--repeat N]
+//                      [--server-env K=V,K=V] [--repeat N] [--rows 'tag suggestions,page 1']
 // "other load" columns: cores used by other processes on the machine during that measurement.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { benchDir, cores, ensureServerBuilt, gitCommit, installCleanupHandlers, parseArgs, table, waitQuiet } from './lib/common.mjs';
+import { LIBRARY_ADMIN, benchDir, cores, ensureServerBuilt, gitCommit, installCleanupHandlers, parseArgs, table, waitQuiet } from './lib/common.mjs';
 import { benchBaseline, benchGallery } from './lib/gallery.mjs';
 import { benchIngest } from './lib/ingest.mjs';
 import { benchMemory } from './lib/memory.mjs';
@@ -32,6 +32,7 @@ const args = parseArgs(process.argv.slice(2), {
   'server-env': 'string',
   'wait-quiet': 'number',
   repeat: 'number',
+  rows: 'string',
 });
 const sections = args.only ? args.only.split(',') : ['ingest', 'gallery', 'memory'];
 for (const s of sections) if (!['ingest', 'gallery', 'memory'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
@@ -41,6 +42,8 @@ const logLevel = args['log-level'] ?? 'info';
 const duration = args.duration ?? (quick ? 3 : 10);
 // On a shared machine: run ingest and gallery measurements N times and keep the best of each.
 const repeat = Math.max(1, args.repeat ?? 1);
+// Only the gallery rows whose name contains one of these (e.g. --rows 'tag suggestions').
+const rowFilter = args.rows ? args.rows.split(',').map((r) => r.trim()).filter(Boolean) : undefined;
 // Extra settings for the server under test, e.g. --server-env IMAGE_WORKERS=1,MALLOC_ARENA_MAX=2
 const serverEnv = Object.fromEntries((args['server-env'] ?? '').split(',').filter(Boolean).map((kv) => kv.split(/=(.*)/s, 2)));
 
@@ -80,7 +83,7 @@ try {
     results.galleryBaseline = await benchBaseline({ duration, warmup: quick ? 1 : 2 });
     for (const backend of ['sqlite', ...(args.postgres ? ['postgres'] : [])]) {
       results.gallery.push(
-        await benchGallery({ backend, postgres: args.postgres, duration, warmup: quick ? 1 : 2, repeat, logLevel, profile: Boolean(args.profile), env: serverEnv }),
+        await benchGallery({ backend, postgres: args.postgres, rows: rowFilter, duration, warmup: quick ? 1 : 2, repeat, logLevel, profile: Boolean(args.profile), env: serverEnv }),
       );
     }
   }
@@ -143,7 +146,8 @@ if (results.gallery?.length) {
     for (const e of g.endpoints) {
       const cpuCell = e.databaseCpuMsPerRequest === undefined ? e.serverCpuMsPerRequest : `${e.serverCpuMsPerRequest} + ${e.databaseCpuMsPerRequest}`;
       const target = e.p99TargetMs ?? TARGETS.galleryP99Ms;
-      rows.push([g.backend, e.path, e.p50, e.p99, e.requestsPerSecond, cpuCell, e.otherLoadCores, e.errors, `p99 ≤ ${target} ms`,
+      const url = e.account && e.account !== LIBRARY_ADMIN.username ? `${e.path} as ${e.account}` : e.path;
+      rows.push([g.backend, url, e.p50, e.p99, e.requestsPerSecond, cpuCell, e.otherLoadCores, e.errors, `p99 ≤ ${target} ms`,
         verdict(`gallery ${g.backend} ${e.name}: p99 ms`, e.p99, target, { unit: ' ms', otherLoad: [e.otherLoadCores] })]);
     }
     const deep = g.endpoints.find((e) => e.name === 'page 2000');
@@ -159,7 +163,7 @@ if (results.gallery?.length) {
   }
   const b = results.galleryBaseline;
   if (b) rows.push(['(none)', 'bare node:http server (calibration)', b.p50, b.p99, b.requestsPerSecond, b.serverCpuMsPerRequest, b.otherLoadCores, b.errors, '', 'floor for this machine + client']);
-  console.log(`\nGallery: ${results.gallery[0].connections} connections, ${duration} s per URL, signed in as the library's admin`);
+  console.log(`\nGallery: ${results.gallery[0].connections} connections, ${duration} s per URL, signed in as the library's admin unless named`);
   console.log(table(rows));
   console.log('other load = cores used on average by other processes meanwhile (not the server, its database backends or the load generator).');
 }

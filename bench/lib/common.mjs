@@ -16,6 +16,14 @@ export const cores = os.availableParallelism();
 
 /** The library's admin, created by make-library.mjs (first account, so admin). */
 export const LIBRARY_ADMIN = { username: 'benchadmin', email: 'admin@bench.example', password: 'bench-library-password' };
+/**
+ * Plain accounts of the library (all with proven addresses, so shares reach them), each a way of
+ * seeing it: a restricted share of a few hundred of the admin's images; an all-access share (the
+ * whole library); their own 30% of the library's uploads and no share.
+ */
+export const LIBRARY_RESTRICTED = { username: 'benchshared', email: 'shared@bench.example', password: 'bench-library-password' };
+export const LIBRARY_ALL_ACCESS = { username: 'benchfamily', email: 'family@bench.example', password: 'bench-library-password' };
+export const LIBRARY_UPLOADER = { username: 'benchuploader', email: 'uploader@bench.example', password: 'bench-library-password' };
 export const DEFAULT_LIBRARY_DIR = path.join(benchDir, '.data', 'library');
 export const DEFAULT_LIBRARY_PG_DIR = path.join(benchDir, '.data', 'library-pg');
 

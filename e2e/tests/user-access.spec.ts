@@ -62,7 +62,8 @@ test('templates: the first becomes default, a new default moves the mark, edit w
   expect((await callByApi(app.url, token, 'POST', '/api/share-restricted', { imageIds: [imageId], emails: [friend.email] })).status).toBe(200);
   const mail = await app.mailbox.latestTo(friend.email);
   expect(mail.subject).toBe('Photos from Eve');
-  expect(mail.text).toContain(`Look: ${app.url}/sharedMedia`);
+  // The friend has no account yet: the link proves the address (decision 0006).
+  expect(mail.text).toContain(`Look: ${app.url}/confirm-email/`);
 });
 
 test('the access lists count both kinds, and each toggle flips only after the server confirms', async ({ page, app }) => {

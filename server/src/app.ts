@@ -53,6 +53,8 @@ import { TagChangesRepository } from './tags/tag-changes.repository.js';
 import { TagsRepository } from './tags/tags.repository.js';
 import { registerAdminTagRoutes, registerTagRoutes } from './tags/tags.routes.js';
 import { TagsService } from './tags/tags.service.js';
+import { VisibleVocabulary } from './tags/visible-vocabulary.js';
+import { viewOf, visibilityScope } from './access/visible-scope.js';
 import { AccessRecordsRepository } from './sharing/access-records.repository.js';
 import { ShareLinks } from './sharing/share-links.js';
 import { ShareNotifier } from './sharing/share-notifier.js';
@@ -145,11 +147,16 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const visibleIds = new VisibleIds(database.db, imagesRepository);
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, storage, logger: app.log });
-  const search = new SearchService(database.db, imagesRepository, presenter, tagsRepository);
+  // The tags each person may learn of (those on images they see), shared by tag calls and search.
+  const tagVocabulary = new VisibleVocabulary({
+    tags: tagsRepository, libraryVersion: () => readLibraryVersion(database.db),
+    scopeOf: visibilityScope, viewOf: (user) => viewOf(database.db, user),
+  });
+  const search = new SearchService(database.db, imagesRepository, presenter, tagVocabulary);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
     tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock,
-    libraryVersion: () => readLibraryVersion(database.db),
+    libraryVersion: () => readLibraryVersion(database.db), vocabulary: tagVocabulary,
   });
   const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
   const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });

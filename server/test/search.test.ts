@@ -48,10 +48,13 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
     expect(await suggest(alice, 'bea')).toEqual(['beach', 'beagle', 'beachwear', 'beacon', 'bear']);
     expect(await suggest(alice, '  BEAC ')).toEqual(['beach', 'beachwear', 'beacon']);
     expect(await suggest(alice, 'beach')).toEqual(['beach', 'beachwear']);
-    // Prefix, not substring; nothing for an empty query; the vocabulary is shared.
+    // Prefix, not substring; nothing for an empty query; only tags of images the person may see
+    // (Alice's beagles are not Bob's to see: tags-visibility.test.ts has the rest).
     expect(await suggest(alice, 'each')).toEqual([]);
     expect(await suggest(alice, '   ')).toEqual([]);
-    expect(await suggest(bob, 'beag')).toEqual(['beagle']);
+    expect(await suggest(alice, 'beag')).toEqual(['beagle']);
+    expect(await suggest(bob, 'beag')).toEqual([]);
+    expect(await suggest(bob, 'bea')).toEqual(['beach']);
     expect(await suggest(alice, 'b%')).toEqual([]);
   });
 

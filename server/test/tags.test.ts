@@ -30,11 +30,12 @@ describe.each(testDatabases)('tags on %s', (database) => {
     api = apiClient(server.url);
     admin = await fx.signUp('admin');
     alice = await fx.signUp('alice');
-    bob = await fx.signUp('bob');
+    // Confirmed: he receives a share below, and shares reach proven addresses only.
+    bob = await fx.signUpConfirmed('bob');
   }, 60_000);
   afterAll(async () => server?.close());
 
-  it('stores tags trimmed and lower-cased, once per image, in one shared vocabulary', async () => {
+  it('stores tags trimmed and lower-cased, once per image, in one shared vocabulary (listed to those who see the images)', async () => {
     const [a, b] = await fx.images(alice, 2);
     const res = await api.post('/add-tags', { tags: ['  Beach ', 'SUMMER  2024', 'beach'], imageIds: [a, b, a] }, alice.token);
     expect(res.status).toBe(200);
@@ -45,8 +46,11 @@ describe.each(testDatabases)('tags on %s', (database) => {
     const image = (await api.get<Image>(`/api/images/${a}`, alice.token)).body;
     expect(image.allTags).toEqual(['beach', 'summer 2024']);
     expect(image.customTags).toEqual([]);
-    expect(await vocabulary(bob)).toEqual(expect.arrayContaining(['beach', 'summer 2024']));
-    expect((await vocabulary(bob)).filter((t) => t === 'beach')).toHaveLength(1);
+    expect(await vocabulary(alice)).toEqual(expect.arrayContaining(['beach', 'summer 2024']));
+    expect((await vocabulary(alice)).filter((t) => t === 'beach')).toHaveLength(1);
+    expect(await vocabulary(admin)).toEqual(expect.arrayContaining(['beach', 'summer 2024']));
+    // Bob sees none of Alice's images, so none of their tags either.
+    expect(await vocabulary(bob)).not.toContain('summer 2024');
   });
 
   it('answers each selected image\'s tags and the tags common to all of them', async () => {

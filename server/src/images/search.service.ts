@@ -4,7 +4,7 @@ import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 import { normalizeTag } from '../tags/tag-text.js';
-import type { TagsRepository } from '../tags/tags.repository.js';
+import type { VisibleVocabulary } from '../tags/visible-vocabulary.js';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 
@@ -14,21 +14,24 @@ const MAX_MATCHED_TAGS = 50;
 
 /**
  * `GET /search?query=`: visible images whose file name contains the text, or that carry a tag
- * starting with it ('bea' finds images tagged 'beach'). Hidden tags find nothing.
+ * starting with it ('bea' finds images tagged 'beach'). Hidden tags find nothing. The tags a
+ * prefix stands for are those on images the person may see, the most used there first, so tags
+ * of other people's private photos neither take up the bound nor push the person's own out.
  */
 export class SearchService {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly images: ImagesRepository,
     private readonly presenter: ImagePresenter,
-    private readonly tags: TagsRepository,
+    private readonly vocabulary: VisibleVocabulary,
   ) {}
 
   async search(user: AuthUser, text: string): Promise<Image[]> {
     const needle = text.trim().toLowerCase();
     if (!needle) return [];
     const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const tagIds = (await this.tags.startingWith(normalizeTag(text), MAX_MATCHED_TAGS)).map((tag) => tag.id);
+    const view = await this.vocabulary.of(user);
+    const tagIds = (await view.startingWith(normalizeTag(text), MAX_MATCHED_TAGS)).map((tag) => tag.id);
     const rows = await onlyVisible(
       this.db
         .selectFrom('images')

@@ -27,7 +27,7 @@ export class ProfileService {
       this.imageUrl(row),
       this.images.uploadedBy(user.id, PROFILE_UPLOADS_LIMIT).then((ids) => this.images.withMedia(ids)),
       // The tags this person has put on images (the same list as GET /user-tags).
-      this.tags.usedBy(user.id, MAX_TAG_LIST),
+      this.tags.usedBy(user, MAX_TAG_LIST),
     ]);
     return {
       id: String(row.id),

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
+import type { ImageIdsQuery } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageTagsTable } from '../db/schema.js';
 import { normalizeTags } from './tag-text.js';
@@ -77,6 +78,28 @@ export class TagsRepository {
       .execute();
   }
 
+  /**
+   * Every shown tag on these images (a person's visible ones: `access/visible-scope.ts`), with its
+   * rows on them only (the same measure as `usage_count`, which is this over the whole library).
+   * Each image's tags are one primary-key range, counted per tag before the names are joined, so
+   * the cost follows the number of images, not the library.
+   */
+  async usageOn(imageIds: ImageIdsQuery): Promise<TagRef[]> {
+    const counted = this.db
+      .selectFrom('image_tags')
+      .select(['image_tags.tag_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('image_tags.image_id', 'in', imageIds)
+      .groupBy('image_tags.tag_id');
+    const rows = await this.db
+      .selectFrom(counted.as('counted'))
+      .innerJoin('tags', 'tags.id', 'counted.tag_id')
+      .select(['tags.id', 'tags.name', 'counted.n'])
+      .$if(this.hidden.length > 0, (qb) => qb.where('tags.name', 'not in', this.hidden))
+      .execute();
+    // PostgreSQL counts are bigint, read as strings.
+    return rows.map((row) => ({ id: row.id, name: row.name, usage_count: Number(row.n) }));
+  }
+
   /** The tags of these names that exist (hidden ones included: they exist, they are just not listed). */
   async byNames(names: readonly string[]): Promise<TagRef[]> {
     if (names.length === 0) return [];
@@ -139,9 +162,22 @@ export class TagsRepository {
       .execute();
   }
 
-  /** Shown tags the person has added to any image, alphabetically (off the (tagged_by, image_id) index). */
-  async usedBy(userId: number, limit: number): Promise<string[]> {
-    const rows = await this.db.selectFrom('image_tags').select('tag_id').distinct().where('tagged_by', '=', userId).execute();
+  /**
+   * Shown tags the person has added to images they may still see, alphabetically: their rows off the
+   * (tagged_by, image_id) index, each image checked by primary key. A share switched off takes its
+   * images' tags out of the list, even the person's own words there (an admin may have renamed them).
+   */
+  async usedBy(user: AuthUser, limit: number): Promise<string[]> {
+    const rows = await onlyVisible(
+      this.db
+        .selectFrom('image_tags')
+        .innerJoin('images', 'images.id', 'image_tags.image_id')
+        .select('image_tags.tag_id')
+        .distinct()
+        .where('image_tags.tagged_by', '=', user.id)
+        .where('images.ready', '=', 1),
+      user,
+    ).execute();
     const names = await this.shownNames(rows.map((row) => row.tag_id));
     return [...names.values()].sort(byName).slice(0, limit);
   }

@@ -8,7 +8,7 @@ import type { TagsService } from './tags.service.js';
 const serializeFilter = (answer: ResponseOf<typeof calls.headerSearchTags>) => JSON.stringify(calls.headerSearchTags.response.parse(answer));
 
 export function registerTagRoutes(app: FastifyInstance, authenticate: Authenticate, tags: TagsService): void {
-  registerCall(app, authenticate, calls.getExistingTags, () => tags.vocabulary());
+  registerCall(app, authenticate, calls.getExistingTags, ({ user }) => tags.vocabulary(user));
   registerCall(app, authenticate, calls.tagsOfSelection, ({ user, body }) => tags.ofSelection(user, body.imageIds));
   registerCall(app, authenticate, calls.addTags, ({ user, body }) => tags.add(user, body.imageIds, body.tags, 'tag'));
   registerCall(app, authenticate, calls.addUserTags, ({ user, body }) => tags.add(user, body.imageIds, body.tags, 'custom'));
@@ -16,7 +16,7 @@ export function registerTagRoutes(app: FastifyInstance, authenticate: Authentica
   registerCall(app, authenticate, calls.addTagToImage, ({ user, params, body }) => tags.addOne(user, params.id, body.tag));
   registerCall(app, authenticate, calls.getUserTags, ({ user }) => tags.usedBy(user));
   registerCall(app, authenticate, calls.getMyTaggedImages, ({ user }) => tags.taggedBy(user));
-  registerCall(app, authenticate, calls.searchSuggestions, async ({ query }) => new PreSerialized(await tags.suggestionsJson(query.query)));
+  registerCall(app, authenticate, calls.searchSuggestions, async ({ user, query }) => new PreSerialized(await tags.suggestionsJson(user, query.query)));
   registerCall(app, authenticate, calls.headerSearchTags, async ({ user, body }) =>
     new PreSerialized(await tags.withAllTagsJson(user, body.query, serializeFilter)));
 }

@@ -10,6 +10,7 @@ import { type Clock, isoNow } from '../shared/clock.js';
 import { normalizeTag, normalizeTags } from './tag-text.js';
 import type { TagChangesRepository } from './tag-changes.repository.js';
 import type { TagKind, TagsRepository } from './tags.repository.js';
+import type { VisibleVocabulary } from './visible-vocabulary.js';
 
 /** Most tags any list returns (vocabulary, a person's tags): far above a real library's. */
 export const MAX_TAG_LIST = 20_000;
@@ -23,7 +24,10 @@ export const MAX_FILTERED_IMAGES = 500;
 
 /**
  * Tagging as one shared vocabulary (DECISIONS §3). Every per-image call works only on images the
- * person may see (404 naming the id otherwise); bulk calls change all the images or none.
+ * person may see (404 naming the id otherwise); bulk calls change all the images or none. Every
+ * list of tag words (vocabulary, suggestions, the person's tags) is drawn from the images the
+ * person may see, ranked by counts over those images (`VisibleVocabulary`): a word that is only on
+ * someone else's private photos is never named, and never counted.
  */
 export class TagsService {
   constructor(
@@ -34,6 +38,7 @@ export class TagsService {
       presenter: ImagePresenter;
       clock: Clock;
       libraryVersion: () => Promise<LibraryVersion>;
+      vocabulary: VisibleVocabulary;
     },
   ) {}
 
@@ -41,8 +46,9 @@ export class TagsService {
   private readonly filters = new PageCache(200);
   private readonly suggestionCache = new PageCache(2000);
 
-  async vocabulary(): Promise<{ tags: string[] }> {
-    return { tags: await this.deps.tags.vocabulary(MAX_TAG_LIST) };
+  /** The tags on images the person may see, alphabetically. */
+  async vocabulary(user: AuthUser): Promise<{ tags: string[] }> {
+    return { tags: await (await this.deps.vocabulary.of(user)).names(MAX_TAG_LIST) };
   }
 
   /** Spec §3 "Tags response": each image's tags, and those common to every selected image. */
@@ -94,7 +100,7 @@ export class TagsService {
   }
 
   async usedBy(user: AuthUser): Promise<{ data: string[] }> {
-    return { data: await this.deps.tags.usedBy(user.id, MAX_TAG_LIST) };
+    return { data: await this.deps.tags.usedBy(user, MAX_TAG_LIST) };
   }
 
   /** "My Tagged Images": images the person tagged (still visible to them), with the tags they added. */
@@ -115,24 +121,21 @@ export class TagsService {
   }
 
   /**
-   * Suggestions as JSON, cached per prefix for one library version (every tag write bumps it):
-   * people type the same few letters, and a prefix such as 'be' ranks hundreds of tags.
+   * Spec §5 as JSON: tags on images the person may see starting with the text, most used there
+   * first, at most five. Cached per view (everyone who sees the whole library shares one), prefix
+   * and library version (every tag write bumps it): people type the same few letters, and a prefix
+   * such as 'be' ranks hundreds of tags.
    */
-  async suggestionsJson(query: string): Promise<string> {
-    const { version } = await this.deps.libraryVersion();
+  async suggestionsJson(user: AuthUser, query: string): Promise<string> {
     const prefix = normalizeTag(query);
-    const cached = this.suggestionCache.get(prefix, version);
+    if (!prefix) return '[]';
+    const view = await this.deps.vocabulary.of(user);
+    const key = `${view.key}|${prefix}`;
+    const cached = this.suggestionCache.get(key, view.version);
     if (cached !== undefined) return cached;
-    const json = JSON.stringify(await this.suggestions(prefix));
-    this.suggestionCache.set(prefix, version, json);
+    const json = JSON.stringify((await view.startingWith(prefix, tagCalls.MAX_TAG_SUGGESTIONS)).map((tag) => tag.name));
+    this.suggestionCache.set(key, view.version, json);
     return json;
-  }
-
-  /** Spec §5: tags starting with the text, most used first, at most five. */
-  async suggestions(query: string): Promise<string[]> {
-    const prefix = normalizeTag(query);
-    if (!prefix) return [];
-    return (await this.deps.tags.startingWith(prefix, tagCalls.MAX_TAG_SUGGESTIONS)).map((tag) => tag.name);
   }
 
   /**
@@ -162,11 +165,15 @@ export class TagsService {
    */
   async withAllTags(user: AuthUser, query: string | readonly string[]): Promise<{ images: Image[]; message?: string }> {
     const names = normalizeTags(typeof query === 'string' ? query.split(',') : query);
-    const tags = names.length === 0 ? [] : await this.deps.tags.byNames(names);
-    // A hidden tag is listed nowhere, so it finds nothing either.
-    const usable = tags.filter((tag) => !this.deps.tags.isHidden(tag.name));
-    if (names.length === 0 || usable.length < names.length) return noImages();
-    // The rarest tag drives the walk: fewest index entries to visit.
+    if (names.length === 0) return noImages();
+    // Only tags on images the person may see can find anything (a hidden tag is in no view either),
+    // so a word from someone else's private photos answers at once, exactly as an unknown word does.
+    const view = await this.deps.vocabulary.of(user);
+    const inView = await view.byNames(names);
+    if (inView.length < names.length) return noImages();
+    // The walk visits every image carrying the driving tag, seen or not: the rarest in the whole
+    // library drives (counts that only pick a plan, never shown).
+    const usable = view.wholeLibrary ? inView : await this.deps.tags.byNames(names);
     const ordered = [...usable].sort((a, b) => a.usage_count - b.usage_count).map((tag) => tag.id);
     const ids = await this.deps.tags.imagesWithAll(user, ordered, MAX_FILTERED_IMAGES);
     if (ids.length === 0) return noImages();
