@@ -35,8 +35,8 @@ export const addUserTags = defineCall({
 
 export const removeTag = defineCall({
   method: 'POST', path: '/remove-tag', tag: 'tags', access: 'user',
-  summary: 'Remove tags from one image',
-  body: z.object({ tagName: z.array(tagText).min(1), imageId: id }),
+  summary: 'Remove tags from one image (at most 500 names per call)',
+  body: z.object({ tagName: z.array(tagText).min(1).max(500), imageId: id }),
   response: messageResponse,
 });
 

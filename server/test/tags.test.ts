@@ -128,6 +128,10 @@ describe.each(testDatabases)('tags on %s', (database) => {
     expect((await api.get('/api/search/suggestions?query=abc')).status).toBe(401);
     expect((await api.post('/api/headerSearchTags', { query: ['x'] })).status).toBe(401);
     expect((await api.post('/add-tags', { tags: [], imageIds: [a] }, alice.token)).status).toBe(400);
+    // Every list input has a maximum: 200,000 names to remove is a clear 400, not a 500 (too many SQL variables).
+    const flood = await api.post<{ message: string }>('/remove-tag', { tagName: Array.from({ length: 200_000 }, (_, i) => `t${i % 10}`), imageId: a }, alice.token);
+    expect(flood.status).toBe(400);
+    expect(flood.body.message).toMatch(/tagName/);
     expect((await api.post('/add-tags', { tags: ['x'], imageIds: [] }, alice.token)).status).toBe(400);
     expect((await api.post('/add-tags', { tags: ['x'.repeat(65)], imageIds: [a] }, alice.token)).status).toBe(400);
     expect(await tagsOf(alice, a as string)).toEqual([]);
