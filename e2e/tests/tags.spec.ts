@@ -12,12 +12,14 @@ async function gridCount(page: Page): Promise<number> {
 const toolbar = (page: Page) => page.getByRole('toolbar', { name: 'Gallery actions' });
 
 test('tags 30 selected images with "beach" and "summer 2024" from the keyboard, with suggestions', async ({ page, app }) => {
-  // Someone else already uses 'summer 2024': the vocabulary is shared, so it is suggested.
-  const [adminImage] = await seedImages(app.url, app.admin.token, 1, { prefix: 'admin-summer' });
-  await tagByApi(app.url, app.admin.token, [adminImage!], ['summer 2024']);
+  // 'summer 2024' is already a tag of a photo the tagger sees (suggestions come only from those,
+  // decision 0006), here one of their own; the admin's private 'summer 2024 private' is never suggested.
+  const [adminImage] = await seedImages(app.url, app.admin.token, 1, { prefix: 'admin-winter' });
+  await tagByApi(app.url, app.admin.token, [adminImage!], ['summer 2024 private']);
 
   const token = await signUpByApi(app, newPerson('tagger'));
   const ids = await seedImages(app.url, token, 30, { prefix: 'holiday' });
+  await tagByApi(app.url, token, [ids[0]!], ['summer 2024']);
   await signInAs(page, token);
   await page.goto('/');
   await expect.poll(() => gridCount(page)).toBe(30);
@@ -38,6 +40,7 @@ test('tags 30 selected images with "beach" and "summer 2024" from the keyboard, 
   await input.pressSequentially('summ');
   await expect.poll(() => suggestionTexts(page)).toContain('#summer 2024');
   expect((await suggestionTexts(page)).length).toBeLessThanOrEqual(5);
+  expect(await suggestionTexts(page)).not.toContain('#summer 2024 private');
   await input.press('Tab');
   await expect(pendingChips(dialog)).toHaveText(['#beach×', '#summer 2024×']);
   await expect(input).toBeFocused();
