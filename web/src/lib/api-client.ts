@@ -26,6 +26,8 @@ export class ApiError extends Error {
     readonly status: number,
     readonly body: ErrorResponse | null,
     readonly url: string,
+    /** From a 429/503's Retry-After: how long the server asked to wait before trying again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(body?.message ?? (status === 0 ? 'The server could not be reached.' : `Request failed with status ${status}`));
   }

@@ -31,7 +31,12 @@ export function sendForm<C extends CallDef>(call: C, form: FormData, { onProgres
       try {
         resolve(settleAnswer(call, url, xhr.status, parseJsonText(xhr.responseText), token));
       } catch (error) {
-        reject(error);
+        const retryAfter = Number(xhr.getResponseHeader('Retry-After'));
+        reject(
+          error instanceof ApiError && Number.isFinite(retryAfter) && retryAfter > 0
+            ? new ApiError(error.status, error.body, error.url, retryAfter)
+            : error,
+        );
       }
     };
     xhr.onerror = () => reject(new ApiError(0, null, url));

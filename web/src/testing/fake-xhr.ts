@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 
-type Answer = { status: number; body?: unknown };
+type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
 
 /**
  * A stand-in for XMLHttpRequest (jsdom's would try the network). Each sent request is kept in
@@ -16,6 +16,7 @@ export class FakeXhr {
   body: FormData | null = null;
   status = 0;
   responseText = '';
+  responseHeaders: Record<string, string> = {};
   upload: { onprogress: ((event: ProgressEvent) => void) | null } = { onprogress: null };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
@@ -34,7 +35,7 @@ export class FakeXhr {
     this.body = body;
     FakeXhr.requests.push(this);
     const answer = FakeXhr.answer?.(this);
-    if (answer) setTimeout(() => this.respond(answer.status, answer.body), 0);
+    if (answer) setTimeout(() => this.respond(answer.status, answer.body, answer.headers), 0);
   }
 
   abort() {
@@ -50,8 +51,13 @@ export class FakeXhr {
     this.upload.onprogress?.({ loaded, total, lengthComputable: true } as ProgressEvent);
   }
 
-  respond(status: number, body?: unknown) {
+  getResponseHeader(name: string): string | null {
+    return this.responseHeaders[name.toLowerCase()] ?? null;
+  }
+
+  respond(status: number, body?: unknown, headers: Record<string, string> = {}) {
     this.status = status;
+    this.responseHeaders = Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
     this.responseText = body === undefined ? '' : JSON.stringify(body);
     this.onload?.();
   }

@@ -17,7 +17,39 @@ export type UploadRun = 'finished' | 'stopped';
 
 /** The server refused this batch as a whole (400/413/415 with a message): its files are refused, the next batch goes. */
 function isBatchRefusal(error: unknown): boolean {
-  return isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
+  return isApiError(error) && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403 && !isBusy(error);
+}
+
+/** 429 (this person's uploads at once) or 503 (the server's upload capacity): try again later, not a refusal. */
+function isBusy(error: unknown): boolean {
+  return isApiError(error) && (error.status === 429 || error.status === 503);
+}
+
+/** How many times a batch is sent again when the server says it is busy, waiting as it asks. */
+export const BUSY_RETRIES = 6;
+
+/** Sends a batch; while the server answers busy, waits its Retry-After (5 s without one) and sends again. */
+async function whenServerHasRoom<T>(send: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await send();
+    } catch (error) {
+      if (!isBusy(error) || attempt >= BUSY_RETRIES) throw error;
+      const seconds = (isApiError(error) && error.retryAfterSeconds) || 5;
+      await pause(Math.min(seconds, 60) * 1000, signal);
+    }
+  }
+}
+
+function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new DOMException('The upload was aborted.', 'AbortError'));
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new DOMException('The upload was aborted.', 'AbortError'));
+    }, { once: true });
+  });
 }
 
 /**
@@ -61,10 +93,14 @@ export async function uploadInBatches(files: File[], events: UploadEvents, signa
     const form = new FormData();
     for (const index of indexes) form.append('images', files[index]!); // spec §7: the field repeats
     try {
-      const answer = await sendForm(calls.bulkUpload, form, {
+      const answer = await whenServerHasRoom(
+        () =>
+          sendForm(calls.bulkUpload, form, {
+            signal,
+            onProgress: ({ loaded, total }) => reportProgress(files, indexes, loaded, total, events.onProgress),
+          }),
         signal,
-        onProgress: ({ loaded, total }) => reportProgress(files, indexes, loaded, total, events.onProgress),
-      });
+      );
       const outcomes = matchOutcomes(files, indexes, answer.results);
       for (const index of indexes) {
         const outcome = outcomes.get(index);

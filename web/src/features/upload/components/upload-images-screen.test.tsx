@@ -170,4 +170,20 @@ describe('upload images', () => {
     expect(getToken()).toBeNull();
     expect(console.log).toHaveBeenCalledWith(texts.SESSION_EXPIRED);
   });
+
+  it('waits as the server asks when it is busy (503 + Retry-After) and sends the batch again, without refusing the files', async () => {
+    setToken(fakeToken());
+    stubFetch();
+    let calls = 0;
+    const xhr = stubXhr((request) => {
+      calls += 1;
+      return calls === 1
+        ? { status: 503, body: { message: 'The server is busy with other uploads.' }, headers: { 'Retry-After': '1' } }
+        : kept(request);
+    });
+    const { router } = await chooseAndUpload([file('busy.jpg')]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/profile'), { timeout: 4000 });
+    expect(xhr.requests).toHaveLength(2);
+    expect(xhr.requests[1]!.fileNames()).toEqual(['busy.jpg']);
+  });
 });
