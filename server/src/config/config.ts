@@ -50,6 +50,9 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: optionalText,
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(4096).default(200),
+  // Twice the benchmark's 1 GB single-request upload; the web app sends batches of at most 50 MB or one file.
+  MAX_UPLOAD_REQUEST_MB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
+  UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(60),
   IMAGE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   NODE_ENV: optionalText,
 });
@@ -75,7 +78,11 @@ export interface Config {
   mediaDir: string;
   /** Uploads are streamed here before they are checked and stored; emptied at start. */
   tempDir: string;
-  uploads: { maxFileBytes: number };
+  /**
+   * Largest single file, largest whole upload request (all its files and multipart overhead), and how
+   * long an upload may send nothing (while the server waits for it) before it is stopped.
+   */
+  uploads: { maxFileBytes: number; maxRequestBytes: number; idleTimeoutMs: number };
   /** Images processed at once (decoding is CPU- and memory-bound): one per core by default. */
   imageWorkers: number;
 }
@@ -121,7 +128,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webDist: e.WEB_DIST ? path.resolve(e.WEB_DIST) : path.resolve(import.meta.dirname, '../../../web/dist'),
     mediaDir: path.join(dataDir, 'media'),
     tempDir: path.join(dataDir, 'tmp'),
-    uploads: { maxFileBytes: e.MAX_UPLOAD_MB * 1024 * 1024 },
+    uploads: {
+      maxFileBytes: e.MAX_UPLOAD_MB * 1024 * 1024,
+      maxRequestBytes: e.MAX_UPLOAD_REQUEST_MB * 1024 * 1024,
+      idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_S * 1000,
+    },
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
   };
 }

@@ -45,7 +45,38 @@ const frameworkErrors: Record<string, [number, string]> = {
   FST_FILES_LIMIT: [413, 'Too many files in one upload; send them in smaller batches.'],
   FST_PARTS_LIMIT: [413, 'Too many parts in one upload; send the files in smaller batches.'],
   FST_FIELDS_LIMIT: [413, 'Too many form fields in one upload.'],
+  FST_PROTO_VIOLATION: [400, 'A form field of the upload has a forbidden name.'],
+  FST_MP_PREMATURE_CLOSE: [400, 'The connection closed before the upload was complete.'],
 };
+
+/**
+ * What is wrong with a malformed multipart body. busboy's errors carry no code, only these words:
+ * `unexpected-end` is a body that ended before its closing boundary — or that never contained the
+ * boundary its Content-Type names, which busboy cannot tell apart (the upload handler can: it knows
+ * whether a part was seen).
+ */
+export type MultipartProblem = 'no-boundary' | 'unexpected-end' | 'part-ended-early';
+
+export function multipartProblem(error: unknown): MultipartProblem | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (message === 'Multipart: Boundary not found' || message === 'Boundary required') return 'no-boundary';
+  if (message === 'Unexpected end of multipart data') return 'unexpected-end';
+  if (message.endsWith('terminated early due to unexpected end of multipart data')) return 'part-ended-early';
+  return undefined;
+}
+
+export const multipartMessages = {
+  noBoundary: 'The upload is not valid multipart: its Content-Type names no boundary (multipart/form-data; boundary=…).',
+  boundaryNotFound: 'The upload is not valid multipart: the boundary its Content-Type names never appears in the body.',
+  endedEarly: 'The upload ended early: the multipart body stops before its closing boundary.',
+  endedEarlyOrNoBoundary:
+    'The upload is not valid multipart: the body stops before its closing boundary, or never contains the boundary its Content-Type names.',
+} as const;
+
+function multipartProblemMessage(problem: MultipartProblem): string {
+  if (problem === 'no-boundary') return multipartMessages.noBoundary;
+  return problem === 'part-ended-early' ? multipartMessages.endedEarly : multipartMessages.endedEarlyOrNoBoundary;
+}
 
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
@@ -63,6 +94,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const known = error.code ? frameworkErrors[error.code] : undefined;
     if (known) return reply.code(known[0]).send(body(known[1]));
+    const malformed = multipartProblem(error);
+    if (malformed) return reply.code(400).send(body(multipartProblemMessage(malformed)));
     if (isForeignKeyViolation(error)) {
       // What the write pointed at (an image, an account) was deleted between the access check and
       // the write: for the person it is gone, exactly as if the check had come a moment later.

@@ -3,8 +3,25 @@
  * JPEG is ~60 MB — and small enough that one request cannot exhaust disk or memory.
  */
 export const MAX_FILE_BYTES = 200 * 1024 * 1024;
-/** Files per bulk-upload request. */
+/** Files kept per bulk-upload request; later files of the same request are refused one by one. */
 export const MAX_FILES_PER_REQUEST = 1000;
+/**
+ * Parts (files and fields) read from one request at all. Files past MAX_FILES_PER_REQUEST are read
+ * and refused by name up to here; past it the request stops being read and the answer says so.
+ */
+export const MAX_PARTS_PER_REQUEST = 2000;
+/** Upload requests one person may have running at once (the web app sends one batch at a time). */
+export const MAX_UPLOADS_PER_PERSON = 2;
+/**
+ * Files of one request held in DATA_DIR/tmp at once (being received, waiting for or in the processing
+ * pool), per image worker: enough to keep every worker busy while the next file arrives, so reading
+ * pauses (and the client waits) instead of the disk filling up when processing is the slower side.
+ */
+export const FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER = 2;
+/** The same across all requests of this process: when all are taken, new uploads get a 503. */
+export const FILES_IN_FLIGHT_PER_WORKER = 8;
+/** Retry-After of a 429 (person) or 503 (server) upload refusal: about one 20-file web batch. */
+export const UPLOAD_RETRY_AFTER_SECONDS = 10;
 /** Pixels of one image: refused from the header, before any decoding (decompression bombs). */
 export const MAX_PIXELS = 200_000_000;
 

@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { type FileHandle, open, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform, type Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
 import { SNIFF_BYTES } from './file-type.js';
 
 export interface ReceivedFile {
@@ -16,17 +14,42 @@ export interface ReceivedFile {
 }
 
 /**
- * Streams one uploaded file to a temporary file while hashing it and keeping its first bytes.
- * Memory use is one stream chunk, whatever the file's size. On failure nothing is left on disk.
+ * The temporary copy could not be written (disk full, permissions). The upload itself was read to
+ * the end of this file, so the files after it can still be received.
  */
-export async function receiveFile(stream: Readable, tempDir: string): Promise<ReceivedFile> {
+export class TempWriteError extends Error {
+  constructor(cause: unknown) {
+    super(`The temporary copy of an upload could not be written: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+/**
+ * Streams one uploaded file to a temporary file while hashing it and keeping its first bytes.
+ * Memory use is one stream chunk, whatever the file's size, and the next chunk is read only once
+ * the previous one is on disk. On failure nothing is left on disk: a failed write still reads the
+ * input to its end (TempWriteError); a failed input (or `signal` aborting, which destroys it) rejects
+ * with that error.
+ */
+export async function receiveFile(stream: Readable, tempDir: string, options: { signal?: AbortSignal } = {}): Promise<ReceivedFile> {
+  const { signal } = options;
+  signal?.throwIfAborted();
   const tempPath = path.join(tempDir, `upload-${randomBytes(12).toString('hex')}`);
   const hash = createHash('sha256');
   const headChunks: Buffer[] = [];
   let headLength = 0;
   let bytes = 0;
-  const tap = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
+  let file: FileHandle | undefined;
+  let writeError: unknown;
+  let opened = false;
+  const stop = () => stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error('The upload stopped.'));
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    file = await open(tempPath, 'w').catch((error: unknown) => {
+      writeError = error;
+      return undefined;
+    });
+    opened = file !== undefined;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
       hash.update(chunk);
       bytes += chunk.length;
       if (headLength < SNIFF_BYTES) {
@@ -34,14 +57,26 @@ export async function receiveFile(stream: Readable, tempDir: string): Promise<Re
         headChunks.push(part);
         headLength += part.length;
       }
-      done(null, chunk);
-    },
-  });
-  try {
-    await pipeline(stream, tap, createWriteStream(tempPath));
+      if (file && writeError === undefined) await writeAll(file, chunk).catch((error: unknown) => (writeError = error));
+    }
+    await file?.close().catch((error: unknown) => (writeError ??= error));
+    file = undefined;
+    if (writeError !== undefined) throw new TempWriteError(writeError);
   } catch (error) {
-    await rm(tempPath, { force: true });
+    await file?.close().catch(() => undefined);
+    // Nothing to remove when the temporary file could not even be created.
+    if (opened) await rm(tempPath, { force: true });
     throw error;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
   return { tempPath, sha256: hash.digest('hex'), bytes, head: Buffer.concat(headChunks) };
+}
+
+async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
+  for (let offset = 0; offset < chunk.length; ) {
+    const { bytesWritten } = await file.write(chunk, offset);
+    if (bytesWritten === 0) throw new Error('The temporary file took no more bytes.');
+    offset += bytesWritten;
+  }
 }
