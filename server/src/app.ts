@@ -18,6 +18,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { registerHealthRoutes } from './health/health.routes.js';
 import { trustProxyOption } from './http/client-address.js';
 import { registerErrorHandler } from './http/errors.js';
+import { drainUnreadBodies } from './http/unread-body.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { isWebAppNavigation, registerWebApp } from './http/web-app.js';
@@ -41,6 +42,7 @@ import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
 import { readLibraryVersion } from './images/library-version.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
+import { UploadCapacity } from './images/ingest/upload-capacity.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
 import { LikesRepository } from './likes/likes.repository.js';
 import { registerLikeRoutes } from './likes/likes.routes.js';
@@ -99,6 +101,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   app.decorateRequest('user', null);
   registerErrorHandler(app);
   closeKeepAliveOnShutdown(app);
+  // A body answered before it was read (over bodyLimit, refused upload) is drained, so the answer is not lost to a reset.
+  drainUnreadBodies(app);
   logRequests(app);
 
   const database = openDatabase(config);
@@ -146,7 +150,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     likesOf: (ids, viewerId) => likesRepository.factsOf(ids, viewerId),
   });
   const visibleIds = new VisibleIds(database.db, imagesRepository);
-  const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, storage, logger: app.log });
+  const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor });
   // The tags each person may learn of (those on images they see), shared by tag calls and search.
   const tagVocabulary = new VisibleVocabulary({
     tags: tagsRepository, libraryVersion: () => readLibraryVersion(database.db),
@@ -179,14 +183,9 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const sharedViews = new SharedViewsService({ records: accessRecords, images: imagesRepository, presenter });
 
-  const resumeStalled = () =>
-    processor.resumeStalled().catch((err: unknown) => app.log.warn({ err }, 'resuming pending images failed'));
-  app.addHook('onReady', async () => {
-    void resumeStalled();
-  });
-  const resumeTimer = setInterval(resumeStalled, 5 * 60_000);
-  resumeTimer.unref();
-  app.addHook('onClose', async () => clearInterval(resumeTimer));
+  // Image work a dead process left is taken up at once, and claims are kept alive (processing/claims.ts).
+  app.addHook('onReady', async () => processor.start());
+  app.addHook('onClose', async () => processor.stop());
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
@@ -212,7 +211,12 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerPresenceRoutes(app, authenticate, presence);
   registerSharingRoutes(app, authenticate, sharing, sharedViews);
   registerTemplateRoutes(app, authenticate, templates);
-  registerUploadRoutes(app, authenticate, ingest, { tempDir: config.tempDir, maxFileBytes: config.uploads.maxFileBytes });
+  registerUploadRoutes(app, authenticate, ingest, UploadCapacity.forWorkers(config.imageWorkers), {
+    tempDir: config.tempDir,
+    maxFileBytes: config.uploads.maxFileBytes,
+    maxRequestBytes: config.uploads.maxRequestBytes,
+    idleTimeoutMs: config.uploads.idleTimeoutMs,
+  });
   const mediaAccess = new MediaAccessService({ repository: new MediaAccessRepository(database.db), images: imagesRepository, urls: imageUrls, clock });
   registerMediaRoutes(app, { access: mediaAccess, storage, profileSigner: signer, clock });
 

@@ -61,8 +61,12 @@ export interface MediaTable {
   content_hash: string;
   mime: string;
   byte_size: number;
-  /** 'pending' until the derived images exist; only 'ready' media are ever shown. */
-  status: 'pending' | 'ready';
+  /**
+   * 'pending' until the derived images exist; only 'ready' media are ever shown. 'deleting': no image
+   * uses it any more and its files are being removed; the row goes once they are (it keeps the
+   * content hash taken meanwhile, so the same picture cannot be stored again under its feet).
+   */
+  status: 'pending' | 'ready' | 'deleting';
   /** Upright pixel size of the original. */
   width: number | null;
   height: number | null;
@@ -76,8 +80,13 @@ export interface MediaTable {
   display_key: string | null;
   thumbnail_key: string | null;
   created_at: string;
-  /** Set when processing starts, so a crashed process's work can be picked up again later. */
+  /**
+   * Work in progress on a pending or deleting row (images/processing/claims.ts): the process doing it
+   * (`claimed_by`, an owner token) and its last heartbeat (`claimed_at`, refreshed every few seconds).
+   * A claim whose heartbeat stopped, or whose process is known to be dead, is taken over.
+   */
   claimed_at: string | null;
+  claimed_by: string | null;
 }
 
 /** A person's upload: one row per (uploader, media). */

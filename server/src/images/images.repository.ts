@@ -1,9 +1,10 @@
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { onlyVisible, visibleParts } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
 import { forgetTagsOfImages } from '../tags/tag-changes.repository.js';
 import { bumpLibraryVersion } from './library-version.js';
+import { lockMedia, markUnusedMediaDeleting } from './media.repository.js';
 
 /** An image with its stored picture, as read for presenting. */
 export type ImageWithMedia = ImageRow & {
@@ -110,21 +111,23 @@ export class ImagesRepository {
   }
 
   /**
-   * Deletes the images and every media row no longer used by any image, in one transaction.
-   * Returns the storage keys of those media, to be removed once the transaction has committed.
+   * Deletes the images in one transaction, and marks every media no image uses any more as
+   * 'deleting' (returned): its files are removed after the commit, and the row after them
+   * (MediaProcessor.removeDeleted). The media rows are locked first (media.repository.ts: lock order).
    */
-  async deleteImages(ids: readonly number[]): Promise<string[]> {
+  async deleteImages(ids: readonly number[]): Promise<MediaRow[]> {
     return this.db.transaction().execute(async (trx) => {
       const mediaIds = [
         ...new Set((await trx.selectFrom('images').select('media_id').where('id', 'in', ids).execute()).map((r) => r.media_id)),
       ];
+      await lockMedia(trx, mediaIds);
       // Their tags leave the usage counts; likes and in-photo marks go with them (also by cascade).
       await forgetTagsOfImages(trx, ids);
       await trx.deleteFrom('likes').where('image_id', 'in', ids).execute();
       await trx.deleteFrom('photo_people').where('image_id', 'in', ids).execute();
       await trx.deleteFrom('images').where('id', 'in', ids).execute();
       await bumpLibraryVersion(trx, 'reset');
-      return deleteUnusedMedia(trx, mediaIds);
+      return markUnusedMediaDeleting(trx, mediaIds);
     });
   }
 
@@ -146,24 +149,4 @@ export class ImagesRepository {
         'media.thumbnail_key',
       ]);
   }
-}
-
-/** Removes media rows that no image uses any more; returns their storage keys. */
-export async function deleteUnusedMedia(trx: Transaction<DB>, mediaIds: readonly number[]): Promise<string[]> {
-  if (mediaIds.length === 0) return [];
-  const unused = await trx
-    .selectFrom('media')
-    .selectAll()
-    .where('id', 'in', mediaIds)
-    .where(({ not, exists, selectFrom }) =>
-      not(exists(selectFrom('images').select('images.id').whereRef('images.media_id', '=', 'media.id'))),
-    )
-    .execute();
-  if (unused.length === 0) return [];
-  await trx.deleteFrom('media').where('id', 'in', unused.map((m) => m.id)).execute();
-  return unused.flatMap(mediaKeys);
-}
-
-export function mediaKeys(media: Pick<MediaRow, 'original_key' | 'display_key' | 'thumbnail_key'>): string[] {
-  return [media.original_key, media.display_key, media.thumbnail_key].filter((key): key is string => Boolean(key));
 }

@@ -2,10 +2,9 @@ import type { Image } from '@photo/contract';
 import { mayDelete } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
-import type { MediaStorage } from '../storage/storage.js';
-import type { FastifyBaseLogger } from 'fastify';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
+import type { MediaProcessor } from './processing/media-processor.js';
 import { MAX_UNPAGED_IMAGES } from './limits.js';
 import { PageCache } from './page-cache.js';
 import type { VisibleIdList, VisibleIds } from './visible-ids.js';
@@ -24,8 +23,8 @@ export class ImagesService {
       images: ImagesRepository;
       visibleIds: VisibleIds;
       presenter: ImagePresenter;
-      storage: MediaStorage;
-      logger: FastifyBaseLogger;
+      /** Removes the files of media no image uses any more (and must not race their processing). */
+      processor: Pick<MediaProcessor, 'removeDeleted'>;
     },
   ) {}
 
@@ -85,7 +84,8 @@ export class ImagesService {
 
   /**
    * Deletes all the given images or none (DECISIONS §3): each must be visible to the person and
-   * theirs (or they are an admin). Stored files no other upload uses are removed after the commit.
+   * theirs (or they are an admin). Stored files no other upload uses are removed after the commit
+   * (by the process holding each media row: MediaProcessor.removeDeleted).
    */
   async delete(user: AuthUser, imageIds: readonly string[]): Promise<{ message: string }> {
     const ids = [...new Set(imageIds.map((id) => parseId(id) ?? -1))];
@@ -97,11 +97,9 @@ export class ImagesService {
       // 404 rather than 403: the spec's client signs people out on any 403.
       if (!mayDelete(user, image)) throw notFound(`Image ${shown} can only be deleted by the person who uploaded it, so nothing was deleted.`);
     }
-    const keys = await this.deps.images.deleteImages(ids);
-    await this.deps.storage.delete(keys).catch((err: unknown) => {
-      // The rows are gone, so the images are; stray files only cost disk space. Worth a log line.
-      this.deps.logger.error({ err, keys }, 'deleted images left stored files behind');
-    });
+    const unused = await this.deps.images.deleteImages(ids);
+    // The images are gone with the commit; a failure here leaves the files to the processor's sweep.
+    await this.deps.processor.removeDeleted(unused);
     return { message: ids.length === 1 ? 'Image deleted successfully.' : `${ids.length} images deleted successfully.` };
   }
 }

@@ -1,6 +1,6 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { DB, MediaRow } from '../db/schema.js';
-import { deleteUnusedMedia, mediaKeys } from './images.repository.js';
+import { hasRowLocks } from '../db/row-locks.js';
 import { bumpLibraryVersion } from './library-version.js';
 
 export interface NewMedia {
@@ -22,7 +22,49 @@ export interface ProcessedMedia {
   thumbnailKey: string;
 }
 
-/** Stored pictures (one per distinct content) and their link to uploads. */
+/** Who holds a claim and until when it counts (see processing/claims.ts). */
+export interface ClaimTerms {
+  owner: string;
+  now: string;
+  /** Heartbeats older than this are stale: their work is taken over. */
+  staleBefore: string;
+}
+
+/**
+ * Stored pictures (one per distinct content) and their link to uploads.
+ *
+ * Why files never go missing nor stay orphaned when deletes, re-uploads of the same bytes and
+ * processing race (storage keys are content addressed, so an old and a new row of the same
+ * picture share their files):
+ *
+ * 1. The media row is the lock on its content's files (`originals/<hash>`, `derived/<hash>/…`). At
+ *    most one row per content hash exists (unique index), and only the process holding that row's
+ *    claim (processing/claims.ts) writes or deletes its files.
+ * 2. A delete never removes a media row with its images. In the images' transaction the media no
+ *    image uses any more become 'deleting'; their files are removed after the commit, and the row
+ *    only after its files. While the row is 'deleting' the hash stays taken: a re-upload cannot
+ *    create a new row (its insert conflicts) nor link to this one (`linkImage` refuses 'deleting'),
+ *    so it waits until the row is gone — when the files are gone too — and stores its own copy.
+ *    A delete during processing leaves the row to the process holding it, which removes what it
+ *    wrote once it finds the row 'deleting' instead of marking it ready.
+ * 3. "No image uses it" must be decided atomically with linking a new image to it:
+ *    - SQLite: a write transaction holds the whole database, and in this process the one
+ *      connection (Kysely queues every other query behind a transaction), so the check and the
+ *      change see one state. Several processes on one SQLite file are serialized by its write lock;
+ *      a transaction whose snapshot went stale meanwhile fails (SQLITE_BUSY) instead of deciding on it.
+ *    - PostgreSQL (READ COMMITTED, several processes): `linkImage` takes a share lock on the media
+ *      row before inserting its image; a delete takes an update lock on its media rows (`lockMedia`,
+ *      in id order) before touching images. A link in flight makes the delete wait, and the delete's
+ *      unused check — a statement of its own, so a fresh snapshot — then sees the new image; a link
+ *      arriving later waits for the delete and then reads 'deleting'. A single `update … where not
+ *      exists (images)` would not do: a row re-checked after a lock wait keeps the statement's old
+ *      snapshot for the subquery.
+ *    - Lock order: every transaction that changes a media row and its images locks the media row
+ *      first (linkImage, markReady, discard, deleteImages), so they queue per picture, never deadlock.
+ * 4. A process that wrote files for a row that vanished under it (it was presumed dead and its work
+ *    taken over, then deleted) takes the hash with a 'deleting' row of its own before removing them,
+ *    or leaves them to the live row that holds the hash (processing/media-processor.ts).
+ */
 export class MediaRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -30,11 +72,15 @@ export class MediaRepository {
     return this.db.selectFrom('media').selectAll().where('content_hash', '=', contentHash).executeTakeFirst();
   }
 
+  findById(id: number): Promise<MediaRow | undefined> {
+    return this.db.selectFrom('media').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
   /**
-   * Creates a pending media row, claimed for processing by the caller. When the same content was
-   * stored meanwhile (two uploads racing), returns the existing row and `created: false`.
+   * Creates a pending media row, claimed by `owner`. When a row for the same content exists
+   * (another upload of it, or one being deleted), returns that row and `created: false`.
    */
-  async createPending(media: NewMedia): Promise<{ row: MediaRow; created: boolean }> {
+  async createPending(media: NewMedia, owner: string): Promise<{ row: MediaRow; created: boolean }> {
     const inserted = await this.db
       .insertInto('media')
       .values({
@@ -47,26 +93,35 @@ export class MediaRepository {
         original_key: media.originalKey,
         created_at: media.now,
         claimed_at: media.now,
+        claimed_by: owner,
       })
       .onConflict((oc) => oc.column('content_hash').doNothing())
       .returningAll()
       .executeTakeFirst();
     if (inserted) return { row: inserted, created: true };
     const existing = await this.findByHash(media.contentHash);
-    if (!existing) throw new Error(`media ${media.contentHash} vanished while being linked`);
+    // Gone again between the two statements (its deletion finished): the caller looks again.
+    if (!existing) return this.createPending(media, owner);
     return { row: existing, created: false };
   }
 
   /**
    * Records one person's upload of a stored picture. Returns the existing image when this person
-   * already uploaded the same content (a duplicate), or undefined if the media row is gone.
+   * already uploaded the same content (a duplicate), or undefined if the media row is gone or being
+   * deleted. The row is locked (shared) first: a delete that would remove the media waits for this
+   * link to commit and then sees the new image, or this link waits for the delete and sees 'deleting'.
    */
   async linkImage(link: { media: MediaRow; userId: number; fileName: string; imageName: string; now: string }): Promise<
     { imageId: number; created: boolean } | undefined
   > {
     return this.db.transaction().execute(async (trx) => {
-      const media = await trx.selectFrom('media').select(['id', 'status']).where('id', '=', link.media.id).executeTakeFirst();
-      if (!media) return undefined;
+      const media = await trx
+        .selectFrom('media')
+        .select(['id', 'status'])
+        .where('id', '=', link.media.id)
+        .$if(hasRowLocks(trx), (qb) => qb.forShare())
+        .executeTakeFirst();
+      if (!media || media.status === 'deleting') return undefined;
       const inserted = await trx
         .insertInto('images')
         .values({
@@ -97,10 +152,13 @@ export class MediaRepository {
     });
   }
 
-  /** The derived files exist: the media and every upload of it become visible. */
-  async markReady(mediaId: number, processed: ProcessedMedia): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
+  /**
+   * The derived files exist: the media and every upload of it become visible. Only while `owner`
+   * still holds the pending row: false when it was deleted meanwhile, or taken over.
+   */
+  async markReady(mediaId: number, owner: string, processed: ProcessedMedia): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
         .updateTable('media')
         .set({
           status: 'ready',
@@ -112,46 +170,202 @@ export class MediaRepository {
           display_key: processed.displayKey,
           thumbnail_key: processed.thumbnailKey,
           claimed_at: null,
+          claimed_by: null,
         })
         .where('id', '=', mediaId)
-        .execute();
+        .where('status', '=', 'pending')
+        .where('claimed_by', '=', owner)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
       const version = await bumpLibraryVersion(trx, 'additions');
       await trx.updateTable('images').set({ ready: 1, visible_since: version }).where('media_id', '=', mediaId).execute();
+      return true;
     });
   }
 
   /**
-   * Forgets a picture that could not be processed, with every upload of it. Returns the storage
-   * keys to remove (the original, and derived files if any were written).
+   * Gives up a picture `owner` is processing (it cannot be decoded, its original is lost, or its
+   * upload failed): the row becomes 'deleting', still held by `owner`, and every upload of it goes.
+   * The caller then removes the files and the row (`forgetDeleted`). False if `owner` lost the row.
    */
-  async discard(media: MediaRow, derivedKeys: readonly string[]): Promise<string[]> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('images').where('media_id', '=', media.id).execute();
-      await deleteUnusedMedia(trx, [media.id]);
+  async discard(mediaId: number, owner: string): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('media')
+        .set({ status: 'deleting' })
+        .where('id', '=', mediaId)
+        .where('status', 'in', ['pending', 'deleting'])
+        .where('claimed_by', '=', owner)
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) !== 1) return false;
+      // Never visible (not ready), so no library version changes.
+      await trx.deleteFrom('images').where('media_id', '=', mediaId).execute();
+      return true;
     });
-    return [...new Set([...mediaKeys(media), ...derivedKeys])];
   }
 
-  /** Pending media whose processing was claimed before `before` (a process died mid-way). */
-  stalled(before: string, limit: number): Promise<MediaRow[]> {
+  /** Removes 'deleting' rows held by `owner`, once their files are gone. */
+  async forgetDeleted(mediaIds: readonly number[], owner: string): Promise<void> {
+    for (let i = 0; i < mediaIds.length; i += 500) {
+      await this.db
+        .deleteFrom('media')
+        .where('id', 'in', mediaIds.slice(i, i + 500))
+        .where('status', '=', 'deleting')
+        .where('claimed_by', '=', owner)
+        .execute();
+    }
+  }
+
+  /**
+   * Takes the content hash of `media` for deleting its files when no row holds it: a process that
+   * wrote files for a row that vanished meanwhile must own the hash before it removes them.
+   */
+  async insertDeleting(media: MediaRow, terms: ClaimTerms): Promise<MediaRow | undefined> {
     return this.db
-      .selectFrom('media')
-      .selectAll()
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', before)]))
-      .limit(limit)
-      .execute();
+      .insertInto('media')
+      .values({
+        content_hash: media.content_hash,
+        mime: media.mime,
+        byte_size: media.byte_size,
+        status: 'deleting',
+        width: media.width,
+        height: media.height,
+        original_key: media.original_key,
+        created_at: terms.now,
+        claimed_at: terms.now,
+        claimed_by: terms.owner,
+      })
+      .onConflict((oc) => oc.column('content_hash').doNothing())
+      .returningAll()
+      .executeTakeFirst();
   }
 
-  /** Takes over a stalled media for processing; false if another process got it first. */
-  async claim(mediaId: number, before: string, now: string): Promise<boolean> {
+  /**
+   * Takes over the work on a pending or deleting row: only when nobody holds it, its heartbeat is
+   * stale, or it is held by `deadOwner` (a process known to be gone). False if someone else won.
+   */
+  async claim(media: Pick<MediaRow, 'id' | 'status'>, terms: ClaimTerms, deadOwner?: string): Promise<boolean> {
     const result = await this.db
       .updateTable('media')
-      .set({ claimed_at: now })
-      .where('id', '=', mediaId)
-      .where('status', '=', 'pending')
-      .where((eb) => eb.or([eb('claimed_at', 'is', null), eb('claimed_at', '<', before)]))
+      .set({ claimed_by: terms.owner, claimed_at: terms.now })
+      .where('id', '=', media.id)
+      .where('status', '=', media.status)
+      .where((eb) =>
+        eb.or([
+          eb('claimed_at', 'is', null),
+          eb('claimed_at', '<', terms.staleBefore),
+          ...(deadOwner ? [eb('claimed_by', '=', deadOwner)] : []),
+        ]),
+      )
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+
+  /** `claim` for many 'deleting' rows at once; returns the ids taken. */
+  async claimDeleting(mediaIds: readonly number[], terms: ClaimTerms, deadOwners: readonly string[]): Promise<number[]> {
+    const taken: number[] = [];
+    for (let i = 0; i < mediaIds.length; i += 500) {
+      const rows = await this.db
+        .updateTable('media')
+        .set({ claimed_by: terms.owner, claimed_at: terms.now })
+        .where('id', 'in', mediaIds.slice(i, i + 500))
+        .where('status', '=', 'deleting')
+        .where((eb) =>
+          eb.or([
+            eb('claimed_at', 'is', null),
+            eb('claimed_at', '<', terms.staleBefore),
+            ...(deadOwners.length > 0 ? [eb('claimed_by', 'in', deadOwners)] : []),
+          ]),
+        )
+        .returning('id')
+        .execute();
+      taken.push(...rows.map((row) => row.id));
+    }
+    return taken;
+  }
+
+  /** The heartbeat: `owner` is still working on these rows. */
+  async refreshClaims(owner: string, mediaIds: readonly number[], now: string): Promise<void> {
+    for (let i = 0; i < mediaIds.length; i += 500) {
+      await this.db
+        .updateTable('media')
+        .set({ claimed_at: now })
+        .where('id', 'in', mediaIds.slice(i, i + 500))
+        .where('claimed_by', '=', owner)
+        .execute();
+    }
+  }
+
+  /** At shutdown: whatever `owner` still holds may be taken over at once. */
+  async releaseClaims(owner: string): Promise<void> {
+    await this.db
+      .updateTable('media')
+      .set({ claimed_at: null })
+      .where('status', 'in', ['pending', 'deleting'])
+      .where('claimed_by', '=', owner)
+      .execute();
+  }
+
+  /** Who holds the pending and deleting rows (to find owners that are known to be dead). */
+  async claimOwners(): Promise<string[]> {
+    const rows = await this.db
+      .selectFrom('media')
+      .select('claimed_by')
+      .distinct()
+      .where('status', 'in', ['pending', 'deleting'])
+      .where('claimed_by', 'is not', null)
+      .execute();
+    return rows.flatMap((row) => (row.claimed_by ? [row.claimed_by] : []));
+  }
+
+  /** Pending and deleting rows nobody is working on: unclaimed, stale, or held by a dead owner. */
+  stalled(staleBefore: string, deadOwners: readonly string[], limit: number): Promise<MediaRow[]> {
+    return this.db
+      .selectFrom('media')
+      .selectAll()
+      .where('status', 'in', ['pending', 'deleting'])
+      .where((eb) =>
+        eb.or([
+          eb('claimed_at', 'is', null),
+          eb('claimed_at', '<', staleBefore),
+          ...(deadOwners.length > 0 ? [eb('claimed_by', 'in', deadOwners)] : []),
+        ]),
+      )
+      .orderBy('id')
+      .limit(limit)
+      .execute();
+  }
+}
+
+/**
+ * Locks media rows for changing them and their images (PostgreSQL; in id order, so two
+ * transactions locking overlapping sets queue instead of deadlocking). Every transaction that
+ * changes a media row and its images takes this lock before touching the images.
+ */
+export async function lockMedia(trx: Transaction<DB>, mediaIds: readonly number[]): Promise<void> {
+  if (mediaIds.length === 0 || !hasRowLocks(trx)) return;
+  await trx.selectFrom('media').select('id').where('id', 'in', mediaIds).orderBy('id').forUpdate().execute();
+}
+
+/**
+ * Marks the media among `mediaIds` that no image uses any more as 'deleting' and returns them. Their
+ * claim is left as it was: a process still processing one removes its files when it finishes; for
+ * the others (ready, or pending with nobody working) the caller claims them and removes the files.
+ * Call after `lockMedia`: then no new image of them can be committed meanwhile (PostgreSQL), and
+ * the unused check, a statement of its own, sees every image committed before the lock.
+ */
+export async function markUnusedMediaDeleting(trx: Transaction<DB>, mediaIds: readonly number[]): Promise<MediaRow[]> {
+  if (mediaIds.length === 0) return [];
+  const unused = await trx
+    .selectFrom('media')
+    .selectAll()
+    .where('id', 'in', mediaIds)
+    .where('status', 'in', ['pending', 'ready'])
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('images').select('images.id').whereRef('images.media_id', '=', 'media.id'))),
+    )
+    .execute();
+  if (unused.length === 0) return [];
+  await trx.updateTable('media').set({ status: 'deleting' }).where('id', 'in', unused.map((m) => m.id)).execute();
+  return unused.map((media) => ({ ...media, status: 'deleting' as const }));
 }

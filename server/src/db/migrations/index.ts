@@ -6,6 +6,7 @@ import { visibleSince } from './003_visible_since.js';
 import { tagsLikesPresence } from './004_tags_likes_presence.js';
 import { sharing } from './005_sharing.js';
 import { addressProofs } from './006_address_proofs.js';
+import { processingClaims } from './007_processing_claims.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -27,5 +28,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '004_tags_likes_presence': tagsLikesPresence(context),
     '005_sharing': sharing(context),
     '006_address_proofs': addressProofs(context),
+    '007_processing_claims': processingClaims(),
   };
 }

@@ -10,7 +10,16 @@ type Reply =
 interface Thread {
   worker: Worker;
   pending: Map<number, { resolve(value: DecodedRaw): void; reject(error: Error): void }>;
+  /** Ends the thread once it has been idle for `idleMs`. */
+  idleTimer?: NodeJS.Timeout;
 }
+
+/**
+ * How long an idle decoder thread is kept. Its memory (the WASM instances of past decodes, tens to
+ * hundreds of MB) goes back to the system only when the thread ends; starting one again costs
+ * ~100–300 ms, which a burst of HEIC uploads pays once.
+ */
+export const HEIC_THREAD_IDLE_MS = 10_000;
 
 // Under the test runner this module is TypeScript source; the worker then loads through tsx too.
 const fromSource = import.meta.url.endsWith('.ts');
@@ -18,16 +27,24 @@ const entry = new URL(fromSource ? './heic-thread.ts' : './heic-thread.js', impo
 
 /**
  * HEIC decoding on worker threads, so the event loop keeps answering requests meanwhile. Threads
- * are started on first use, reused, and never more than the image pool's size (which bounds how
- * many decodes run at once anyway).
+ * are started on first use, reused, never more than the image pool's size (which bounds how many
+ * decodes run at once anyway), and ended after `idleMs` without work, which gives their memory back.
  */
 export class HeicThreads {
   private readonly idle: Thread[] = [];
   private readonly all = new Set<Thread>();
   private nextId = 0;
 
+  constructor(private readonly idleMs = HEIC_THREAD_IDLE_MS) {}
+
+  /** Threads running now (idle ones included). */
+  get threadCount(): number {
+    return this.all.size;
+  }
+
   async decode(file: Buffer): Promise<DecodedRaw> {
     const thread = this.idle.pop() ?? this.start();
+    clearTimeout(thread.idleTimer);
     try {
       return await new Promise<DecodedRaw>((resolve, reject) => {
         const id = (this.nextId += 1);
@@ -35,7 +52,7 @@ export class HeicThreads {
         thread.worker.postMessage({ id, file });
       });
     } finally {
-      if (this.all.has(thread)) this.idle.push(thread);
+      if (this.all.has(thread)) this.rest(thread);
     }
   }
 
@@ -43,7 +60,20 @@ export class HeicThreads {
     const threads = [...this.all];
     this.all.clear();
     this.idle.length = 0;
+    for (const thread of threads) clearTimeout(thread.idleTimer);
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
+  }
+
+  private rest(thread: Thread): void {
+    this.idle.push(thread);
+    thread.idleTimer = setTimeout(() => {
+      const index = this.idle.indexOf(thread);
+      if (index < 0) return;
+      this.idle.splice(index, 1);
+      this.all.delete(thread);
+      void thread.worker.terminate();
+    }, this.idleMs);
+    thread.idleTimer.unref();
   }
 
   private start(): Thread {
@@ -60,6 +90,7 @@ export class HeicThreads {
       } else waiter.reject(reply.heic ? new HeicError(reply.message) : new Error(reply.message));
     });
     const fail = (error: Error) => {
+      clearTimeout(thread.idleTimer);
       this.all.delete(thread);
       const index = this.idle.indexOf(thread);
       if (index >= 0) this.idle.splice(index, 1);

@@ -47,42 +47,66 @@ export class IngestService {
     const link = async (row: Parameters<MediaRepository['linkImage']>[0]['media']) =>
       media.linkImage({ media: row, userId: user.id, fileName, imageName: imageNameOf(fileName), now: clock.now().toISOString() });
 
-    const known = await media.findByHash(file.sha256);
-    if (known) {
-      const linked = await link(known);
-      if (linked) return { fileName, status: linked.created ? 'kept' : 'duplicate', imageId: String(linked.imageId) };
-      // The stored copy was deleted a moment ago: store this one afresh below.
-    }
-
-    let size;
-    try {
-      size = await probeImage(file.tempPath, type.decoder);
-    } catch (error) {
-      if (error instanceof UnreadableImageError) {
-        return refuse(error.message, error instanceof TooManyPixelsError ? 'too-large' : 'unreadable');
-      }
-      throw error;
-    }
-
-    const { row, created } = await media.createPending({
-      contentHash: file.sha256,
-      mime: type.mime,
-      bytes: file.bytes,
-      originalKey: `originals/${file.sha256}`,
-      width: size.width,
-      height: size.height,
-      now: clock.now().toISOString(),
+    const answer = (linked: { imageId: number; created: boolean }): IngestOutcome => ({
+      fileName,
+      status: linked.created ? 'kept' : 'duplicate',
+      imageId: String(linked.imageId),
     });
-    const linked = await link(row);
-    if (!linked) return refuse('The upload was interrupted by a deletion of the same picture; please upload it again.', 'unreadable');
-    const outcome: IngestOutcome = { fileName, status: linked.created ? 'kept' : 'duplicate', imageId: String(linked.imageId) };
-    // Someone else's upload of the same content created the row first and is processing it.
-    if (!created) return outcome;
 
-    const result = await processor.process(row, file.tempPath, type.decoder, true);
-    return result.ok ? outcome : refuse(result.reason, 'unreadable');
+    // Content already stored (or being stored, or being removed) is settled first: the answer comes
+    // once the image can be seen. A row that goes meanwhile (deleted, or given up by a process that
+    // could not read it) sends this upload round again, to store its own copy afresh.
+    let size;
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const known = await media.findByHash(file.sha256);
+      if (known) {
+        const linked = await link(known);
+        if (!linked) {
+          await processor.awaitGone(known);
+          continue;
+        }
+        const settled = await processor.settle(known, file.tempPath, type.decoder);
+        if (settled.state === 'ready') return answer(linked);
+        if (settled.state === 'refused') return refuse(settled.reason, 'unreadable');
+        if (settled.state === 'deleted') return refuse(DELETED_WHILE_PROCESSING, 'unreadable');
+        continue;
+      }
+
+      try {
+        size ??= await probeImage(file.tempPath, type.decoder);
+      } catch (error) {
+        if (error instanceof UnreadableImageError) {
+          return refuse(error.message, error instanceof TooManyPixelsError ? 'too-large' : 'unreadable');
+        }
+        throw error;
+      }
+
+      const { row, created } = await processor.createPending({
+        contentHash: file.sha256,
+        mime: type.mime,
+        bytes: file.bytes,
+        originalKey: `originals/${file.sha256}`,
+        width: size.width,
+        height: size.height,
+        now: clock.now().toISOString(),
+      });
+      // Another upload of the same content created the row first: settled like any known row.
+      if (!created) continue;
+      const linked = await link(row);
+      if (!linked) throw new Error(`media ${row.id} vanished before its first image was linked`);
+      const result = await processor.process(row, file.tempPath, type.decoder).catch(async (error: unknown) => {
+        // Storage or database trouble: this upload is refused ("try again"), so nothing of it may stay behind.
+        await processor.forget(row);
+        throw error;
+      });
+      if (result.state === 'ready') return answer(linked);
+      return refuse(result.state === 'refused' ? result.reason : DELETED_WHILE_PROCESSING, 'unreadable');
+    }
+    return refuse('The upload was interrupted by deletions of the same picture; please upload it again.', 'unreadable');
   }
 }
+
+const DELETED_WHILE_PROCESSING = 'The image was deleted while it was being processed.';
 
 /** The name as shown to people: no folders, no control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {

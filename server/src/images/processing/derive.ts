@@ -6,6 +6,7 @@ import { readHeicSize } from '../decoders/heic.js';
 import { heicThreads } from '../decoders/heic-threads.js';
 import type { Decoder } from '../ingest/file-type.js';
 import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
+import { type DecodeFacts, overDecodeBudget } from './decode-cost.js';
 
 // Every original is read once; libvips' operation cache would only hold memory we never reuse.
 /** A libvips pipeline (the namespace type is not reachable through sharp's ESM typings). */
@@ -23,18 +24,25 @@ export interface UprightSize {
 
 /**
  * The upright pixel size read from the file's header alone — nothing is decoded — so a
- * decompression bomb (a tiny file claiming billions of pixels) is refused before it costs memory.
+ * decompression bomb (a tiny file claiming billions of pixels) is refused before it costs memory:
+ * over MAX_PIXELS, or over what its decoder could decode within the memory budget (decode-cost.ts).
  */
 export async function probeImage(file: string, decoder: Decoder): Promise<UprightSize> {
   let size: UprightSize;
+  let facts: DecodeFacts;
   if (decoder === 'heic') {
-    size = await readHeicSize(await readFile(file)).catch((error: unknown) => {
+    const bytes = await readFile(file);
+    size = await readHeicSize(bytes).catch((error: unknown) => {
       throw new UnreadableImageError(`The HEIC/HEIF file could not be read: ${reason(error)}.`);
     });
+    facts = { decoder, ...size, fileBytes: bytes.length };
   } else {
     const head = await readHead(file);
     const canvas = gifCanvasSize(head);
-    if (canvas) checkPixels(canvas);
+    if (canvas) {
+      checkPixels(canvas);
+      checkDecodeCost({ decoder, format: 'gif', ...canvas });
+    }
     const meta = await sharp(file, { limitInputPixels: false }).metadata().catch((error: unknown) => {
       throw new UnreadableImageError(`The image could not be read: ${reason(error)}.`);
     });
@@ -43,10 +51,19 @@ export async function probeImage(file: string, decoder: Decoder): Promise<Uprigh
     const width = meta.width ?? 0;
     const height = meta.pageHeight ?? meta.height ?? 0;
     size = turned ? { width: height, height: width } : { width, height };
+    const sampleBytes = meta.depth === 'ushort' || meta.depth === 'short' ? 2 : 1;
+    facts = { decoder, format: meta.format, width, height, progressive: meta.isProgressive, channels: meta.channels, sampleBytes };
   }
   if (size.width < 1 || size.height < 1) throw new UnreadableImageError('The image is damaged: it claims to have no pixels.');
   checkPixels(size);
+  checkDecodeCost(facts);
   return size;
+}
+
+/** Refuses what its decoder could only decode with more memory than one decode may take. */
+function checkDecodeCost(facts: DecodeFacts): void {
+  const refusal = overDecodeBudget(facts);
+  if (refusal) throw new TooManyPixelsError(`${refusal}.`);
 }
 
 /** Thrown for images over the pixel limit; the reason names the limit so people know why. */

@@ -3,32 +3,60 @@ import { rm } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaRow } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
+import { removeAbandonedPartials } from '../../storage/local-leftovers.js';
+import { LocalStorage } from '../../storage/local-storage.js';
 import type { MediaStorage } from '../../storage/storage.js';
 import { decoderFor, type Decoder } from '../ingest/file-type.js';
-import type { MediaRepository } from '../media.repository.js';
+import type { MediaRepository, NewMedia } from '../media.repository.js';
+import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
 import { deriveImages, UnreadableImageError } from './derive.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
 
-export type ProcessResult = { ok: true } | { ok: false; reason: string };
+export type ProcessOutcome =
+  | { state: 'ready' }
+  | { state: 'refused'; reason: string }
+  /** Every image of it was deleted while it was being processed; what was written is removed. */
+  | { state: 'deleted' }
+  /** While waiting for another's work on it: the media is gone (deleted, or found unreadable). */
+  | { state: 'gone' };
 
-/** Pending work older than this is considered abandoned by a process that died, and redone. */
-const CLAIM_TIMEOUT_MS = 10 * 60_000;
+/** Another process took the row over while this one worked on it (this one was presumed dead). */
+type Elsewhere = 'elsewhere';
+
+/** How often to look again while another process works on a row this one waits for. */
+const WAIT_MS = 200;
+const SWEEP_BATCH = 50;
+/** A resumed row that keeps failing (storage trouble) is retried less and less often, up to this. */
+const MAX_RETRY_DELAY_MS = 5 * 60_000;
 
 export const derivedKeys = (contentHash: string) => ({
   display: `derived/${contentHash}/display.webp`,
   thumbnail: `derived/${contentHash}/thumb.webp`,
 });
 
+/** Every object a media may have in storage, whatever state its processing reached. */
+function storedKeys(media: Pick<MediaRow, 'content_hash' | 'original_key'>): string[] {
+  return [media.original_key, ...Object.values(derivedKeys(media.content_hash))];
+}
+
 /**
- * Turns a pending media into a ready one: derived images made in the bounded pool, written to
- * storage, then the row marked ready (which makes its images visible). A file that cannot be
- * decoded is forgotten entirely — rows and stored objects — so nothing is left orphaned.
+ * Turns pending media into ready ones — derived images made in the bounded pool, written to
+ * storage, then the row marked ready (which makes its images visible) — and removes the files of
+ * media that are deleted or cannot be decoded. Rows are claimed (claims.ts) and their files are
+ * only ever written or deleted by the process holding the row, so a delete, a re-upload of the same
+ * bytes, a crash and the work taken over after it never leave a file missing or orphaned.
  */
 export class MediaProcessor {
+  readonly claims: Claims;
+  private timer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private readonly failures = new Map<number, { count: number; until: number }>();
+
   constructor(
     private readonly deps: {
       storage: MediaStorage;
@@ -38,83 +66,251 @@ export class MediaProcessor {
       logger: FastifyBaseLogger;
       tempDir: string;
     },
-  ) {}
+  ) {
+    this.claims = new Claims({ media: deps.media, clock: deps.clock });
+  }
+
+  /** Takes up what dead processes left at once, then beats and looks again every HEARTBEAT_MS. */
+  start(): void {
+    const { storage, logger } = this.deps;
+    if (storage instanceof LocalStorage) {
+      void removeAbandonedPartials(storage.root).catch((err: unknown) => logger.warn({ err }, 'removing half-written files failed'));
+    }
+    this.tick();
+    this.timer = setInterval(() => this.tick(), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  /** Finishes this process's work, then lets other processes take over at once what it still holds. */
+  async stop(): Promise<void> {
+    clearInterval(this.timer);
+    await this.sweeping;
+    await this.claims.idle();
+    await this.claims.release().catch((err: unknown) => this.deps.logger.warn({ err }, 'releasing image work failed'));
+  }
+
+  /** A pending row for new content, held by this process; `created: false` when a row for it exists. */
+  createPending(media: NewMedia): Promise<{ row: MediaRow; created: boolean }> {
+    return this.deps.media.createPending(media, this.claims.owner);
+  }
+
+  /** Processes a row this process created (`createPending`) from the uploaded file, storing the original too. */
+  async process(row: MediaRow, localFile: string, decoder: Decoder): Promise<ProcessOutcome> {
+    const outcome = await this.claims.hold(row.id, () => this.run(row, localFile, decoder, true));
+    return outcome === 'elsewhere' ? this.settle(row, localFile, decoder) : outcome;
+  }
 
   /**
-   * Processes `media` from a local copy of its original. With `storeOriginal`, the original is
-   * copied into storage at the same time (its upload overlaps the decoding).
+   * For an upload linked to an existing row: waits until it is ready or gone. While another process
+   * works on it, this waits; when nobody does (its process died, or gave up), this upload's own file
+   * is processed in its place — so a re-upload never waits for a timer, nor answers before its
+   * image can be seen.
    */
-  async process(media: MediaRow, localFile: string, decoder: Decoder, storeOriginal: boolean): Promise<ProcessResult> {
-    const { storage, pool, logger } = this.deps;
-    const keys = derivedKeys(media.content_hash);
-    const originalStored = storeOriginal ? storage.putFile(media.original_key, localFile, media.mime) : Promise.resolve();
+  async settle(row: MediaRow, localFile: string, decoder: Decoder): Promise<ProcessOutcome> {
+    for (;;) {
+      await this.claims.ongoing(row.id);
+      const current = await this.deps.media.findById(row.id);
+      if (!current) return { state: 'gone' };
+      if (current.status === 'ready') return { state: 'ready' };
+      if (current.status === 'deleting') {
+        await this.awaitGone(current);
+        return { state: 'gone' };
+      }
+      const taken = await this.claims.claimAndRun(current, () => this.run(current, localFile, decoder, true));
+      if (taken.claimed && taken.value !== 'elsewhere') return taken.value;
+      if (!taken.claimed) await sleep(WAIT_MS);
+    }
+  }
+
+  /**
+   * Waits until a 'deleting' row is gone (its content may then be stored afresh). When its owner
+   * died, finishes the removal itself.
+   */
+  async awaitGone(row: MediaRow): Promise<void> {
+    for (;;) {
+      await this.claims.ongoing(row.id);
+      const current = await this.deps.media.findById(row.id);
+      if (current?.status !== 'deleting') return;
+      const taken = await this.claims.claimAndRun(current, () => this.removeFiles(current));
+      if (taken.claimed) return;
+      await sleep(WAIT_MS);
+    }
+  }
+
+  /**
+   * After a delete committed: removes the files of the media no image uses any more (marked
+   * 'deleting'), then their rows. A media still being processed, here or by another live process, is
+   * left to that work: it sees the row deleting when it ends and removes what it wrote.
+   */
+  async removeDeleted(rows: readonly MediaRow[]): Promise<void> {
+    await this.claims.claimDeletingAndRun(rows, (taken) => this.removeFiles(...taken)).catch((err: unknown) => {
+      // The rows stay 'deleting'; the sweep finishes them once their claims are stale.
+      this.deps.logger.error({ err }, 'removing deleted images’ files failed; will retry');
+    });
+  }
+
+  /**
+   * Gives up a row this process created for an upload that failed (storage or database trouble):
+   * its images and files go, so nothing pending is left behind for a retry to resurrect.
+   */
+  async forget(row: MediaRow): Promise<void> {
+    await this.claims.hold(row.id, async () => {
+      if (await this.deps.media.discard(row.id, this.claims.owner)) await this.removeFiles(row);
+    });
+  }
+
+  /**
+   * Picks up work nobody is doing: pending rows whose process died (processed again from the stored
+   * original) and deleting rows whose files are not removed yet. Runs at start and every heartbeat;
+   * the work itself is not awaited (the pool bounds it).
+   */
+  async resumeStalled(): Promise<void> {
+    const { media, logger } = this.deps;
+    const rows = await media.stalled(this.claims.terms().staleBefore, await this.claims.deadOwners(), SWEEP_BATCH);
+    const now = this.deps.clock.now().getTime();
+    for (const row of rows) {
+      if (this.claims.isWorkingOn(row.id) || (this.failures.get(row.id)?.until ?? 0) > now) continue;
+      void this.claims
+        .claimAndRun(row, () => (row.status === 'deleting' ? this.removeFiles(row) : this.resume(row)))
+        .then(
+          (taken) => {
+            if (taken.claimed) this.failures.delete(row.id);
+          },
+          (err: unknown) => {
+            const count = (this.failures.get(row.id)?.count ?? 0) + 1;
+            const delay = Math.min(MAX_RETRY_DELAY_MS, CLAIM_STALE_MS * 2 ** (count - 1));
+            this.failures.set(row.id, { count, until: this.deps.clock.now().getTime() + delay });
+            logger.error({ err, mediaId: row.id }, 'resuming an image failed; it will be retried');
+          },
+        );
+    }
+  }
+
+  private tick(): void {
+    const { logger } = this.deps;
+    void this.claims.beat().catch((err: unknown) => logger.warn({ err }, 'the image work heartbeat failed'));
+    this.sweeping ??= this.resumeStalled()
+      .catch((err: unknown) => logger.warn({ err }, 'looking for stalled image work failed'))
+      .finally(() => (this.sweeping = undefined));
+  }
+
+  /** Processes a pending row again from its stored original. */
+  private async resume(row: MediaRow): Promise<void> {
+    const { storage, media, logger, tempDir } = this.deps;
+    const original = await storage.get(row.original_key);
+    if (!original) {
+      // Its upload's process died before the original was stored; that upload was never answered.
+      logger.warn({ mediaId: row.id }, 'a pending image lost its original; forgetting it');
+      if (await media.discard(row.id, this.claims.owner)) await this.removeFiles(row);
+      return;
+    }
+    const localFile = path.join(tempDir, `resume-${randomBytes(12).toString('hex')}`);
+    try {
+      await pipeline(original, createWriteStream(localFile));
+      const outcome = await this.run(row, localFile, decoderFor(row.mime), false);
+      if (outcome !== 'elsewhere' && outcome.state === 'refused') {
+        logger.warn({ mediaId: row.id, reason: outcome.reason }, 'a resumed image could not be read');
+      }
+    } finally {
+      await rm(localFile, { force: true });
+    }
+  }
+
+  /**
+   * The processing proper, on a row this process holds. A file that cannot be decoded is forgotten
+   * entirely (rows and stored objects); storage or database trouble is thrown, with the row still
+   * pending (the caller forgets it, or the sweep retries it).
+   */
+  private async run(row: MediaRow, localFile: string, decoder: Decoder, storeOriginal: boolean): Promise<ProcessOutcome | Elsewhere> {
+    const { storage, pool, media } = this.deps;
+    const owner = this.claims.owner;
+    const keys = derivedKeys(row.content_hash);
+    const originalStored = storeOriginal ? storage.putFile(row.original_key, localFile, row.mime) : Promise.resolve();
     // Settled either way before anything is deleted, so a late write cannot recreate a removed object.
     const original = originalStored.then(
       () => undefined,
       (error: unknown) => error,
     );
+    let derived;
     try {
-      const derived = await pool.run(async () => {
+      derived = await pool.run(async () => {
+        // Deleted (or taken over) while it waited for its turn: not worth decoding.
+        const current = await media.findById(row.id);
+        if (current?.status !== 'pending' || current.claimed_by !== owner) return undefined;
         const [images, exif] = await Promise.all([deriveImages(localFile, decoder), readExif(localFile)]);
         return { images, exif };
       });
-      await Promise.all([
-        storage.putBuffer(keys.display, derived.images.display.data, 'image/webp'),
-        storage.putBuffer(keys.thumbnail, derived.images.thumbnail.data, 'image/webp'),
-      ]);
-      const storeError = await original;
-      if (storeError) throw storeError;
-      await this.deps.media.markReady(media.id, {
+      if (derived) {
+        await Promise.all([
+          storage.putBuffer(keys.display, derived.images.display.data, 'image/webp'),
+          storage.putBuffer(keys.thumbnail, derived.images.thumbnail.data, 'image/webp'),
+        ]);
+      }
+    } catch (error) {
+      await original;
+      if (!(error instanceof UnreadableImageError)) throw error;
+      if (await media.discard(row.id, owner)) await this.removeFiles(row);
+      else await this.afterLosingRow(row);
+      return { state: 'refused', reason: error.message };
+    }
+    const storeError = await original;
+    if (storeError) throw storeError;
+    const ready =
+      derived &&
+      (await media.markReady(row.id, owner, {
         placeholder: derived.images.placeholder,
         takenAt: derived.exif.takenAt,
         camera: derived.exif.camera,
         gps: derived.exif.gps,
         displayKey: keys.display,
         thumbnailKey: keys.thumbnail,
-      });
-      return { ok: true };
-    } catch (error) {
-      await original;
-      if (error instanceof UnreadableImageError) {
-        const stale = await this.deps.media.discard(media, [keys.display, keys.thumbnail]);
-        await storage.delete(stale);
-        return { ok: false, reason: error.message };
-      }
-      // Storage or database trouble: the media stays pending and claimed; `resumeStalled` retries it.
-      logger.error({ err: error, mediaId: media.id }, 'processing an image failed; it will be retried');
-      throw error;
-    }
+      }));
+    return ready ? { state: 'ready' } : this.afterLosingRow(row);
   }
 
   /**
-   * Picks up media left pending by a process that stopped mid-way (crash, deploy): their original
-   * is read back from storage and processed again. Safe with several processes: each claims first.
+   * The row is no longer pending under this process, yet files may have been written for it: it
+   * was deleted meanwhile (this process removes them), or taken over by a process that presumed
+   * this one dead (whose work it now is).
    */
-  async resumeStalled(): Promise<number> {
-    const now = this.deps.clock.now();
-    const before = new Date(now.getTime() - CLAIM_TIMEOUT_MS).toISOString();
-    const stalled = await this.deps.media.stalled(before, 50);
-    let resumed = 0;
-    for (const media of stalled) {
-      if (!(await this.deps.media.claim(media.id, before, now.toISOString()))) continue;
-      resumed += 1;
-      const original = await this.deps.storage.get(media.original_key);
-      if (!original) {
-        this.deps.logger.warn({ mediaId: media.id }, 'a pending image lost its original; forgetting it');
-        await this.deps.storage.delete(await this.deps.media.discard(media, []));
+  private async afterLosingRow(row: MediaRow): Promise<ProcessOutcome | Elsewhere> {
+    const current = await this.deps.media.findById(row.id);
+    if (current?.status === 'deleting' && current.claimed_by === this.claims.owner) {
+      await this.removeFiles(current);
+      return { state: 'deleted' };
+    }
+    if (current && current.status !== 'deleting') return 'elsewhere';
+    if (current) await this.awaitGone(current);
+    await this.removeOrphans(row);
+    return { state: 'deleted' };
+  }
+
+  /**
+   * Files were written for `row`'s content after its row went (or while another process removed
+   * them): they may belong to nobody. They may only be deleted by whoever holds the content hash,
+   * so this process takes it with a 'deleting' row of its own — unless a live row holds it, whose
+   * owner keeps those files (the same bytes) or removes them later, after these writes.
+   */
+  private async removeOrphans(row: MediaRow): Promise<void> {
+    for (;;) {
+      const holder = await this.deps.media.findByHash(row.content_hash);
+      if (!holder) {
+        const taken = await this.deps.media.insertDeleting(row, this.claims.terms());
+        if (taken) return this.claims.hold(taken.id, () => this.removeFiles(taken));
         continue;
       }
-      const localFile = path.join(this.deps.tempDir, `resume-${randomBytes(12).toString('hex')}`);
-      try {
-        await pipeline(original, createWriteStream(localFile));
-        const result = await this.process(media, localFile, decoderFor(media.mime), false);
-        if (!result.ok) this.deps.logger.warn({ mediaId: media.id, reason: result.reason }, 'a resumed image could not be read');
-      } catch (err) {
-        this.deps.logger.error({ err, mediaId: media.id }, 'resuming an image failed');
-      } finally {
-        await rm(localFile, { force: true });
-      }
+      if (holder.status !== 'deleting') return;
+      await this.awaitGone(holder);
     }
-    return resumed;
+  }
+
+  /** Removes 'deleting' rows' files, then the rows (this process holds them). */
+  private async removeFiles(...rows: MediaRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.deps.storage.delete(rows.flatMap(storedKeys));
+    await this.deps.media.forgetDeleted(
+      rows.map((row) => row.id),
+      this.claims.owner,
+    );
   }
 }
