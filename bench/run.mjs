@@ -3,7 +3,7 @@
 // in one run, against the built server.
 // Prints tables and writes bench/results/latest.json.
 //
-//   node bench/run.mjs [--only ingest|gallery|memory] [--quick] [--postgres postgres://…/bench_library]
+//   node bench/run.mjs [--only ingest|gallery|memory|zip] [--quick] [--postgres postgres://…/bench_library]
 //                      [--log-level info] [--duration 10] [--profile] [--wait-quiet SECONDS]
 //                      [--server-env K=V,K=V] [--repeat N] [--rows 'tag suggestions,page 1']
 // "other load" columns: cores used by other processes on the machine during that measurement.
@@ -14,6 +14,7 @@ import { LIBRARY_ADMIN, benchDir, cores, ensureServerBuilt, gitCommit, installCl
 import { benchBaseline, benchGallery } from './lib/gallery.mjs';
 import { benchIngest } from './lib/ingest.mjs';
 import { benchMemory } from './lib/memory.mjs';
+import { benchZip } from './lib/zip.mjs';
 
 const TARGETS = {
   ingestRatio: 1.0, // server images/s ÷ reference images/s
@@ -34,8 +35,8 @@ const args = parseArgs(process.argv.slice(2), {
   repeat: 'number',
   rows: 'string',
 });
-const sections = args.only ? args.only.split(',') : ['ingest', 'gallery', 'memory'];
-for (const s of sections) if (!['ingest', 'gallery', 'memory'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
+const sections = args.only ? args.only.split(',') : ['ingest', 'gallery', 'memory', 'zip'];
+for (const s of sections) if (!['ingest', 'gallery', 'memory', 'zip'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
 const quick = Boolean(args.quick);
 // The server's default log level: request logs are part of what a deployed server does.
 const logLevel = args['log-level'] ?? 'info';
@@ -90,6 +91,10 @@ try {
   if (sections.includes('memory')) {
     await header('memory', `Memory (${quick ? '128 MB' : '1 GB'} bulk upload)`);
     results.memory = await benchMemory({ targetBytes: quick ? 128 * 1024 ** 2 : 1024 ** 3, logLevel, env: serverEnv });
+  }
+  if (sections.includes('zip')) {
+    await header('zip', `Zip download (${quick ? '128 MB' : '1 GB'} of originals)`);
+    results.zip = await benchZip({ targetBytes: quick ? 128 * 1024 ** 2 : 1024 ** 3, logLevel, env: serverEnv });
   }
 } catch (error) {
   console.error(`\nBenchmark failed: ${error instanceof Error ? error.stack : error}`);
@@ -180,6 +185,19 @@ if (results.memory) {
       ['upload throughput', `${m.imagesPerSecond} images/s (${m.seconds} s)`, '', ''],
       ['server CPU per image', `${m.serverCpuSecondsPerImage} s`, '', ''],
       ['other load on the machine meanwhile', `${m.otherLoadCores} cores`, '', ''],
+    ]),
+  );
+}
+
+if (results.zip) {
+  const z = results.zip;
+  console.log(`\nZip: one streamed ZIP of ${z.images} distinct originals (${z.megabytes} MB), downloaded and dropped`);
+  console.log(
+    table([
+      ['Measure', 'MB/s', 'seconds', 'Note'],
+      ['zip download (GET /downloads/…)', String(z.zipMBps), String(z.zipSeconds), `${z.zipMegabytes} MB archive, server CPU ${z.serverCpuSeconds} s, RSS +${z.rssGrowthMB} MB`],
+      ['reading the same stored files from disk', String(z.diskMBps), '', 'page cache warm, as for the zip'],
+      ['zip ÷ disk', `${z.zipVsDisk}×`, '', ''],
     ]),
   );
 }

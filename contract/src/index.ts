@@ -1,6 +1,7 @@
 import * as addresses from './addresses.js';
 import * as admin from './admin.js';
 import * as auth from './auth.js';
+import * as downloads from './downloads.js';
 import * as health from './health.js';
 import * as images from './images.js';
 import * as likes from './likes.js';
@@ -9,12 +10,16 @@ import * as profile from './profile.js';
 import * as sharing from './sharing.js';
 import * as tags from './tags.js';
 import * as templates from './templates.js';
+import * as trash from './trash.js';
 
 export * from './call.js';
 export * from './common.js';
 export { GALLERY_PAGE_SIZE, MAX_PAGE_SIZE } from './images.js';
 export { PROFILE_UPLOADS_LIMIT } from './profile.js';
-export { addresses, admin, auth, health, images, likes, presence, profile, sharing, tags, templates };
+export { MAX_ZIP_IMAGES } from './downloads.js';
+export { TRASH_PAGE_SIZE } from './trash.js';
+export type { TrashedImage } from './trash.js';
+export { addresses, admin, auth, downloads, health, images, likes, presence, profile, sharing, tags, templates, trash };
 export type { TokenPayload } from './auth.js';
 export type { Profile, Role } from './profile.js';
 export type { Image, UploadOutcome } from './images.js';
@@ -79,9 +84,21 @@ export const calls = {
   setDefaultTemplate: templates.setDefaultTemplate,
   createTemplate: templates.createTemplate,
   updateTemplate: templates.updateTemplate,
+  listTrash: trash.listTrash,
+  restoreTrash: trash.restoreTrash,
+  deleteTrashForever: trash.deleteTrashForever,
+  emptyTrash: trash.emptyTrash,
   adminTags: admin.adminTags,
   adminMergeTags: admin.adminMergeTags,
   adminUpdateTag: admin.adminUpdateTag,
+  createOriginalDownload: downloads.createOriginalDownload,
+  createZipDownload: downloads.createZipDownload,
+  download: downloads.download,
+  linkDownloads: downloads.linkDownloads,
+  linkDownloadAll: downloads.linkDownloadAll,
+  linkDownloadOriginal: downloads.linkDownloadOriginal,
+  getDownloadSettings: downloads.getDownloadSettings,
+  setAllowDownloads: downloads.setAllowDownloads,
 } as const;
 
 export type CallName = keyof typeof calls;

@@ -66,9 +66,16 @@ import { SharingService } from './sharing/sharing.service.js';
 import { TemplatesRepository } from './templates/templates.repository.js';
 import { registerTemplateRoutes } from './templates/templates.routes.js';
 import { TemplatesService } from './templates/templates.service.js';
+import { DownloadsRepository } from './downloads/downloads.repository.js';
+import { registerDownloadRoutes } from './downloads/downloads.routes.js';
+import { DownloadsService } from './downloads/downloads.service.js';
 import { createStorage } from './storage/create-storage.js';
 import { UrlSigner } from './storage/url-signer.js';
 import { mkdir, rm } from 'node:fs/promises';
+import { TrashRepository } from './trash/trash.repository.js';
+import { startTrashPurge } from './trash/trash-purge.js';
+import { registerTrashRoutes } from './trash/trash.routes.js';
+import { TrashService } from './trash/trash.service.js';
 
 export interface AppOptions {
   config: Config;
@@ -150,7 +157,10 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     likesOf: (ids, viewerId) => likesRepository.factsOf(ids, viewerId),
   });
   const visibleIds = new VisibleIds(database.db, imagesRepository);
-  const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor });
+  const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor, clock, trashDays: config.trashDays });
+  const trash = new TrashService({
+    trash: new TrashRepository(database.db), images: imagesRepository, presenter, urls: imageUrls, processor, trashDays: config.trashDays,
+  });
   // The tags each person may learn of (those on images they see), shared by tag calls and search.
   const tagVocabulary = new VisibleVocabulary({
     tags: tagsRepository, libraryVersion: () => readLibraryVersion(database.db),
@@ -186,6 +196,12 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   // Image work a dead process left is taken up at once, and claims are kept alive (processing/claims.ts).
   app.addHook('onReady', async () => processor.start());
   app.addHook('onClose', async () => processor.stop());
+  // What has been in the Trash longer than TRASH_DAYS goes for good: at start, then every 10 minutes.
+  let trashPurge: ReturnType<typeof startTrashPurge> | undefined;
+  app.addHook('onReady', async () => {
+    trashPurge = startTrashPurge({ trash, clock, trashDays: config.trashDays, logger: app.log });
+  });
+  app.addHook('onClose', async () => trashPurge?.stop());
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
@@ -211,6 +227,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerPresenceRoutes(app, authenticate, presence);
   registerSharingRoutes(app, authenticate, sharing, sharedViews);
   registerTemplateRoutes(app, authenticate, templates);
+  registerTrashRoutes(app, authenticate, trash);
   registerUploadRoutes(app, authenticate, ingest, UploadCapacity.forWorkers(config.imageWorkers), {
     tempDir: config.tempDir,
     maxFileBytes: config.uploads.maxFileBytes,
@@ -219,6 +236,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const mediaAccess = new MediaAccessService({ repository: new MediaAccessRepository(database.db), images: imagesRepository, urls: imageUrls, clock });
   registerMediaRoutes(app, { access: mediaAccess, storage, profileSigner: signer, clock });
+  const downloads = new DownloadsService({ downloads: new DownloadsRepository(database.db), images: imagesRepository, clock });
+  registerDownloadRoutes(app, authenticate, { downloads, storage, clock });
 
   app.setNotFoundHandler((request, reply) => {
     if (isWebAppNavigation(request)) return reply.sendWebApp();

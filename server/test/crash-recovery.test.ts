@@ -105,7 +105,7 @@ describe('kill -9 in the middle of bulk uploads, ten times in a row (SQLite)', (
     // Round 0 runs to its end: how long one round's processing takes, to kill the others within it.
     let roundMs = 0;
     for (let round = 0; round <= 10; round += 1) {
-      server = await startChildServer({}, { dataDir });
+      server = await startChildServer({ TRASH_DAYS: '0' }, { dataDir });
       const { url } = server;
       const api = apiClient(url);
       if (round === 0) token = (await api.post<{ token: string }>('/signup', newPerson('crash'))).body.token;
@@ -143,7 +143,7 @@ describe('kill -9 in the middle of bulk uploads, ten times in a row (SQLite)', (
       unfinished.close();
     }
 
-    server = await startChildServer({}, { dataDir });
+    server = await startChildServer({ TRASH_DAYS: '0' }, { dataDir });
     const { url } = server;
     const api = apiClient(url);
     // Uploading the same photos again at once: each answer comes once its image can be seen.
@@ -214,7 +214,7 @@ describe('two processes on one PostgreSQL database', () => {
     const start = async () => {
       const dir = await mkdtemp(path.join(os.tmpdir(), 'photo-multi-'));
       dataDirs.push(dir);
-      const server = await startChildServer({ DATABASE_URL: database.url, IMAGE_WORKERS: '1' }, { dataDir: dir });
+      const server = await startChildServer({ DATABASE_URL: database.url, IMAGE_WORKERS: '1', TRASH_DAYS: '0' }, { dataDir: dir });
       servers.push(server);
       return server;
     };

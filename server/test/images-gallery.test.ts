@@ -37,7 +37,8 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
   const page = (token: string, n: number, limit = 50) => api.get<GridPage>(`/api/gridimages?page=${n}&limit=${limit}`, token);
 
   beforeAll(async () => {
-    server = await startTestServer(database, { clock });
+    // Deletes here are final (files counted at once): TRASH_DAYS=0. The Trash is trash.test.ts's.
+    server = await startTestServer(database, { clock, env: { TRASH_DAYS: '0' } });
     api = apiClient(server.url);
     admin = await signUp();
     alice = await signUp();

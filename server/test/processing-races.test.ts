@@ -55,7 +55,8 @@ describe.each(testDatabases)('processing races (%s)', (database) => {
   const mediaDir = () => path.join(server.dataDir, 'media');
 
   beforeAll(async () => {
-    server = await startTestServer(database, { env: { IMAGE_WORKERS: '1' } });
+    // These races are about the final delete (rows, files, claims): TRASH_DAYS=0 deletes at once, as the purge does.
+    server = await startTestServer(database, { env: { IMAGE_WORKERS: '1', TRASH_DAYS: '0' } });
     api = apiClient(server.url);
     alice = (await api.post<{ token: string }>('/signup', newPerson('alice'))).body.token;
     bob = (await api.post<{ token: string }>('/signup', newPerson('bob'))).body.token;

@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.js';
 /**
  * Who sees which image (DECISIONS §3), applied to any query over the `images` table. Every query
  * that lists or reads images for a person goes through this, so the rule lives in one place:
- * - admin: every image (no condition, so pages are read straight off the `images_ready_id` index);
+ * - admin: every image not in the Trash (nobody sees those outside it: `notTrashed`);
  * - user: the images they uploaded, plus — once the account has proven it owns its e-mail address
  *   (decision 0006) — those covered by an ACTIVE access record whose receiver e-mail is that address:
  *   an all-access record covers every image, a restricted one the images listed in it. Matching by
@@ -26,9 +26,21 @@ export function onlyVisible<TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   user: AuthUser,
 ): SelectQueryBuilder<DB, TB, O> {
-  if (user.role === 'admin') return query;
-  if (!user.emailConfirmed) return query.where(ownUpload(user));
-  return query.where(sql<boolean>`(${ownUpload(user)} or ${allAccessGranted(user)} or ${sharedWithRestricted(user)})`);
+  const kept = notTrashed(query);
+  if (user.role === 'admin') return kept;
+  if (!user.emailConfirmed) return kept.where(ownUpload(user));
+  return kept.where(sql<boolean>`(${ownUpload(user)} or ${allAccessGranted(user)} or ${sharedWithRestricted(user)})`);
+}
+
+/**
+ * Nobody — admins included — sees an image in the Trash outside the Trash (trash/). A trashed image
+ * always has `ready` 0 (trashing sets it, `markReady` skips trashed images, a restore sets it back),
+ * so `ready = 1` already implies "not trashed": written this way, list reads (which ask for
+ * `ready = 1`) are still answered from the `(ready, id, …)` indexes — SQLite never fetches the row
+ * for the second half — while single-row and not-ready reads (an image by id, a delete) check it.
+ */
+function notTrashed<TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return query.where(sql<boolean>`(${sql.ref('images.ready')} = 1 or ${sql.ref('images.trashed_at')} is null)`);
 }
 
 /**
@@ -41,9 +53,10 @@ export function visibleParts<TB extends keyof DB, O>(
   query: SelectQueryBuilder<DB, TB, O>,
   user: AuthUser,
 ): SelectQueryBuilder<DB, TB, O>[] {
-  if (user.role === 'admin') return [query];
-  if (!user.emailConfirmed) return [query.where(ownUpload(user))];
-  return [ownUpload(user), allAccessGranted(user), sharedWithRestricted(user)].map((part) => query.where(part));
+  const kept = notTrashed(query);
+  if (user.role === 'admin') return [kept];
+  if (!user.emailConfirmed) return [kept.where(ownUpload(user))];
+  return [ownUpload(user), allAccessGranted(user), sharedWithRestricted(user)].map((part) => kept.where(part));
 }
 
 /**
@@ -67,7 +80,7 @@ const sharedWithRestricted = (user: AuthUser) => sql<boolean>`${sql.ref('images.
   where restricted.receiver_email = ${provenAddress(user)} and restricted.active = 1 and restricted.kind = 'restricted'
 )`;
 
-/** Deleting (DECISIONS §3): the uploader or an admin. */
+/** Deleting (DECISIONS §3), and restoring from or purging the Trash: the uploader or an admin. */
 export function mayDelete(user: AuthUser, image: { uploaded_by: number }): boolean {
   return user.role === 'admin' || image.uploaded_by === user.id;
 }
@@ -80,4 +93,17 @@ export function mayShareSelectively(user: AuthUser, image: { uploaded_by: number
 /** All-access sharing (DECISIONS §3): admins only (the call itself is declared admin-only too). */
 export function mayShareAll(user: AuthUser): boolean {
   return user.role === 'admin';
+}
+
+/**
+ * The Trash as a person sees it (trash/): an admin, every trashed image; anyone else, the trashed
+ * images they uploaded (only the uploader or an admin can have trashed them: `mayDelete`). The only
+ * place trashed images are seen — their list, restore, delete forever, and their thumbnails there.
+ */
+export function onlyInTrashOf<TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
+  user: AuthUser,
+): SelectQueryBuilder<DB, TB, O> {
+  const trashed = query.where(sql<boolean>`${sql.ref('images.trashed_at')} is not null`);
+  return user.role === 'admin' ? trashed : trashed.where(ownUpload(user));
 }

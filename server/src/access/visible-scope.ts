@@ -32,7 +32,10 @@ export type ImageIdsQuery = SelectQueryBuilder<DB, 'images', { id: number }>;
  */
 export type LibraryView = { whole: true } | { whole: false; imageIds: ImageIdsQuery | undefined };
 
-/** The number of ready images (before any visibility condition). */
+/**
+ * The number of ready images (before any visibility condition). Trashed images are never ready, and
+ * their tags are out of `tags.usage_count` while they are (trash/), so a whole view's counts hold.
+ */
 const counted = (db: Kysely<DB>) => db.selectFrom('images').select((eb) => eb.fn.countAll().as('n')).where('images.ready', '=', 1);
 
 /**

@@ -54,6 +54,7 @@ const envSchema = z.object({
   MAX_UPLOAD_REQUEST_MB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
   UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(60),
   IMAGE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  TRASH_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
   NODE_ENV: optionalText,
 });
 
@@ -85,6 +86,8 @@ export interface Config {
   uploads: { maxFileBytes: number; maxRequestBytes: number; idleTimeoutMs: number };
   /** Images processed at once (decoding is CPU- and memory-bound): one per core by default. */
   imageWorkers: number;
+  /** Days a deleted image stays in the Trash before it is purged; 0: deleted at once. */
+  trashDays: number;
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_S * 1000,
     },
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
+    trashDays: e.TRASH_DAYS,
   };
 }
 

@@ -103,6 +103,10 @@ export interface ImagesTable {
   /** The library version at which the image became visible (see images/library-version.ts). */
   visible_since: number | null;
   created_at: string;
+  /** When it was moved to the Trash (null: not in the Trash); `ready` is 0 meanwhile. */
+  trashed_at: string | null;
+  /** Who moved it there (the uploader or an admin). */
+  trashed_by: number | null;
 }
 
 /** A single row (id 1): `version` changes whenever the set of visible images may have changed. */
@@ -126,8 +130,23 @@ export interface AccessRecordsTable {
   link_hash: string | null;
   /** All-access only: random salt the token is derived from with the server secret (see share-links.ts). */
   link_salt: string | null;
+  /** All-access only: 1 (the default) lets the public link page download; 0 switched off by the owner. */
+  allow_downloads: Generated<number>;
   created_at: string;
   updated_at: string;
+}
+
+/** A short-lived download URL (downloads/): SHA-256 of its token, whose it is and which images. */
+export interface DownloadTicketsTable {
+  id: Generated<number>;
+  token_hash: string;
+  user_id: number;
+  kind: 'original' | 'zip';
+  /** JSON array of image ids. */
+  image_ids: string;
+  file_name: string;
+  created_at: string;
+  expires_at: string;
 }
 
 /** The images of one restricted access record. */
@@ -185,6 +204,7 @@ export interface PhotoPeopleTable {
 export interface DB {
   address_proofs: AddressProofsTable;
   access_records: AccessRecordsTable;
+  download_tickets: DownloadTicketsTable;
   access_record_images: AccessRecordImagesTable;
   email_templates: EmailTemplatesTable;
   users: UsersTable;

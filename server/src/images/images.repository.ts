@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import { onlyVisible, visibleParts } from '../access/image-visibility.js';
+import { onlyInTrashOf, onlyVisible, visibleParts } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
-import { forgetTagsOfImages } from '../tags/tag-changes.repository.js';
+import { addTagUsageOfImages, forgetTagsOfImages } from '../tags/tag-changes.repository.js';
 import { bumpLibraryVersion } from './library-version.js';
 import { lockMedia, markUnusedMediaDeleting } from './media.repository.js';
 
@@ -73,6 +73,11 @@ export class ImagesRepository {
     return onlyVisible(this.selectWithMedia(this.db).where('images.id', '=', id).where('images.ready', '=', 1), user).executeTakeFirst();
   }
 
+  /** One image in the Trash as this person sees it (`onlyInTrashOf`), or undefined: for its thumbnail there. */
+  async findInTrashOf(user: AuthUser, id: number): Promise<ImageWithMedia | undefined> {
+    return onlyInTrashOf(this.selectWithMedia(this.db).where('images.id', '=', id), user).executeTakeFirst();
+  }
+
   /**
    * The visible image next to `id` in gallery order (newest first): `older` is the one after it,
    * `newer` the one before; at either end it wraps around. Names containing 'disabled' are skipped,
@@ -111,21 +116,61 @@ export class ImagesRepository {
   }
 
   /**
-   * Deletes the images in one transaction, and marks every media no image uses any more as
-   * 'deleting' (returned): its files are removed after the commit, and the row after them
-   * (MediaProcessor.removeDeleted). The media rows are locked first (media.repository.ts: lock order).
+   * Moves the images to the Trash in one transaction (trash/): they keep their rows, tags, likes,
+   * in-photo marks and share memberships, leave every list at once (`ready` 0, and the access layer
+   * hides trashed rows), and their tags leave the usage counts (which count what the whole library
+   * shows). A 'reset', so cached id lists, pages, vocabularies and photo-URL verdicts miss.
    */
-  async deleteImages(ids: readonly number[]): Promise<MediaRow[]> {
-    return this.db.transaction().execute(async (trx) => {
+  async trashImages(ids: readonly number[], trashedBy: number, now: string): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
       const mediaIds = [
         ...new Set((await trx.selectFrom('images').select('media_id').where('id', 'in', ids).execute()).map((r) => r.media_id)),
       ];
+      // The same lock as a delete and markReady take, so `ready` cannot be set back meanwhile.
       await lockMedia(trx, mediaIds);
-      // Their tags leave the usage counts; likes and in-photo marks go with them (also by cascade).
-      await forgetTagsOfImages(trx, ids);
-      await trx.deleteFrom('likes').where('image_id', 'in', ids).execute();
-      await trx.deleteFrom('photo_people').where('image_id', 'in', ids).execute();
-      await trx.deleteFrom('images').where('id', 'in', ids).execute();
+      const trashed = (
+        await trx
+          .updateTable('images')
+          .set({ trashed_at: now, trashed_by: trashedBy, ready: 0 })
+          .where('id', 'in', ids)
+          .where('trashed_at', 'is', null)
+          .returning('id')
+          .execute()
+      ).map((row) => row.id);
+      await addTagUsageOfImages(trx, trashed, -1);
+      await bumpLibraryVersion(trx, 'reset');
+    });
+  }
+
+  /**
+   * Deletes the images in one transaction, and marks every media no image uses any more as
+   * 'deleting' (returned): its files are removed after the commit, and the row after them
+   * (MediaProcessor.removeDeleted). The media rows are locked first (media.repository.ts: lock order).
+   * `onlyTrashed`: only those of them still in the Trash (and, with `before`, trashed before it) go —
+   * a delete forever or a purge never takes an image restored meanwhile.
+   */
+  async deleteImages(ids: readonly number[], onlyTrashed?: { before?: string }): Promise<MediaRow[]> {
+    return this.db.transaction().execute(async (trx) => {
+      const selectChosen = () =>
+        trx
+          .selectFrom('images')
+          .select(['id', 'media_id', 'trashed_at'])
+          .where('id', 'in', ids)
+          .$if(onlyTrashed !== undefined, (qb) => qb.where('trashed_at', 'is not', null))
+          .$if(onlyTrashed?.before !== undefined, (qb) => qb.where('trashed_at', '<=', onlyTrashed?.before ?? ''));
+      const mediaIds = [...new Set((await selectChosen().execute()).map((r) => r.media_id))];
+      await lockMedia(trx, mediaIds);
+      // Read again under the lock: what is still chosen now is what goes.
+      const chosen = await selectChosen().execute();
+      if (chosen.length === 0) return [];
+      const chosenIds = chosen.map((row) => row.id);
+      // Their tags leave the usage counts (trashed ones already left them); likes and in-photo marks
+      // go with them (also by cascade).
+      await forgetTagsOfImages(trx, chosen.filter((row) => row.trashed_at === null).map((row) => row.id));
+      await trx.deleteFrom('image_tags').where('image_id', 'in', chosenIds).execute();
+      await trx.deleteFrom('likes').where('image_id', 'in', chosenIds).execute();
+      await trx.deleteFrom('photo_people').where('image_id', 'in', chosenIds).execute();
+      await trx.deleteFrom('images').where('id', 'in', chosenIds).execute();
       await bumpLibraryVersion(trx, 'reset');
       return markUnusedMediaDeleting(trx, mediaIds);
     });

@@ -2,6 +2,7 @@ import type { Image } from '@photo/contract';
 import { mayDelete } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
+import { type Clock, isoNow } from '../shared/clock.js';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 import type { MediaProcessor } from './processing/media-processor.js';
@@ -25,6 +26,9 @@ export class ImagesService {
       presenter: ImagePresenter;
       /** Removes the files of media no image uses any more (and must not race their processing). */
       processor: Pick<MediaProcessor, 'removeDeleted'>;
+      clock: Clock;
+      /** 0: a delete is final at once; otherwise images go to the Trash (trash/) for this many days. */
+      trashDays: number;
     },
   ) {}
 
@@ -84,8 +88,10 @@ export class ImagesService {
 
   /**
    * Deletes all the given images or none (DECISIONS §3): each must be visible to the person and
-   * theirs (or they are an admin). Stored files no other upload uses are removed after the commit
-   * (by the process holding each media row: MediaProcessor.removeDeleted).
+   * theirs (or they are an admin). With TRASH_DAYS they go to the Trash (trash/): gone from every
+   * list, search, share and URL at once, restorable by the uploader or an admin until purged.
+   * With TRASH_DAYS=0 the delete is final: stored files no other upload uses are removed after the
+   * commit (by the process holding each media row: MediaProcessor.removeDeleted).
    */
   async delete(user: AuthUser, imageIds: readonly string[]): Promise<{ message: string }> {
     const ids = [...new Set(imageIds.map((id) => parseId(id) ?? -1))];
@@ -97,9 +103,13 @@ export class ImagesService {
       // 404 rather than 403: the spec's client signs people out on any 403.
       if (!mayDelete(user, image)) throw notFound(`Image ${shown} can only be deleted by the person who uploaded it, so nothing was deleted.`);
     }
-    const unused = await this.deps.images.deleteImages(ids);
-    // The images are gone with the commit; a failure here leaves the files to the processor's sweep.
-    await this.deps.processor.removeDeleted(unused);
+    if (this.deps.trashDays > 0) {
+      await this.deps.images.trashImages(ids, user.id, isoNow(this.deps.clock));
+    } else {
+      const unused = await this.deps.images.deleteImages(ids);
+      // The images are gone with the commit; a failure here leaves the files to the processor's sweep.
+      await this.deps.processor.removeDeleted(unused);
+    }
     return { message: ids.length === 1 ? 'Image deleted successfully.' : `${ids.length} images deleted successfully.` };
   }
 }

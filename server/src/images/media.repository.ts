@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, MediaRow } from '../db/schema.js';
 import { hasRowLocks } from '../db/row-locks.js';
+import { restoreTrashed } from '../trash/restore.js';
 import { bumpLibraryVersion } from './library-version.js';
 
 export interface NewMedia {
@@ -144,10 +145,12 @@ export class MediaRepository {
       }
       const existing = await trx
         .selectFrom('images')
-        .select('id')
+        .select(['id', 'trashed_at'])
         .where('uploaded_by', '=', link.userId)
         .where('media_id', '=', media.id)
         .executeTakeFirstOrThrow();
+      // Uploading again what one put in the Trash brings it back, with its tags and likes (trash/).
+      if (existing.trashed_at !== null) await restoreTrashed(trx, [existing.id]);
       return { imageId: existing.id, created: false };
     });
   }
@@ -178,7 +181,13 @@ export class MediaRepository {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
       const version = await bumpLibraryVersion(trx, 'additions');
-      await trx.updateTable('images').set({ ready: 1, visible_since: version }).where('media_id', '=', mediaId).execute();
+      // Images in the Trash stay hidden (ready 0) until restored (trash/restore.ts).
+      await trx
+        .updateTable('images')
+        .set({ ready: 1, visible_since: version })
+        .where('media_id', '=', mediaId)
+        .where('trashed_at', 'is', null)
+        .execute();
       return true;
     });
   }

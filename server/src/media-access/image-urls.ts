@@ -1,7 +1,8 @@
 import { isLinkViewer, type Viewer } from '../access/viewer.js';
 import type { UrlSigner } from '../storage/url-signer.js';
 
-export const VARIANTS = ['thumb', 'display'] as const;
+/** `trash`: the thumbnail of an image in the Trash, as its Trash page shows it (trash/); no other URL serves it. */
+export const VARIANTS = ['thumb', 'display', 'trash'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
 /** The viewer as it travels in a URL: `u<userId>` or `l<accessRecordId>` (a share-all link page). */

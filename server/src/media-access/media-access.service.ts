@@ -1,5 +1,5 @@
 import { type AuthUser, toAuthUser } from '../auth/auth-user.js';
-import type { ImagesRepository, ImageWithMedia } from '../images/images.repository.js';
+import type { ImagesRepository } from '../images/images.repository.js';
 import { type Clock, unixNow } from '../shared/clock.js';
 import { type ImageUrls, parseViewerTag, type Variant } from './image-urls.js';
 import type { MediaAccessRepository } from './media-access.repository.js';
@@ -30,7 +30,8 @@ function personScope(user: AuthUser): string {
  * stored file to stream. A valid signature only proves the URL was handed to that viewer; the
  * answer comes from the access layer as it stands at this request:
  * - a person: `ImagesRepository.findVisible`, i.e. `onlyVisible` (DECISIONS §3), for the account as
- *   it is now (role, address, proof), read afresh on every request;
+ *   it is now (role, address, proof), read afresh on every request; for an image in the Trash, its
+ *   `trash` thumbnail only, and only for whom `onlyInTrashOf` shows it (its uploader, admins);
  * - a share-all link page: what `SharedViewsService.byLink` shows — every ready image, while the
  *   link's all-access record is active.
  */
@@ -55,7 +56,14 @@ export class MediaAccessService {
     const state = await this.deps.repository.account(userId);
     if (!state) return null;
     const user = toAuthUser(state.account);
-    return this.decide(personScope(user), state.version, imageId, () => this.deps.images.findVisible(user, imageId));
+    return this.decide(personScope(user), state.version, imageId, async () => {
+      const visible = await this.deps.images.findVisible(user, imageId);
+      if (visible) return { thumb: visible.thumbnail_key, display: visible.display_key, trash: null };
+      // The Trash (trash/): its uploader and admins see a trashed image's thumbnail there, through
+      // its own `trash` URLs only; the gallery's URLs of it answer 404 for everyone.
+      const trashed = await this.deps.images.findInTrashOf(user, imageId);
+      return trashed && { thumb: null, display: null, trash: trashed.thumbnail_key };
+    });
   }
 
   private async forLinkPage(recordId: number, imageId: number): Promise<MediaKeys | null> {
@@ -63,7 +71,7 @@ export class MediaAccessService {
     if (!record || record.active !== 1 || record.kind !== 'all') return null;
     return this.decide(LINK_SCOPE, record.version, imageId, async () => {
       const [row] = await this.deps.images.withMedia([imageId]);
-      return row?.ready === 1 ? row : undefined;
+      return row?.ready === 1 ? { thumb: row.thumbnail_key, display: row.display_key, trash: null } : undefined;
     });
   }
 
@@ -71,12 +79,11 @@ export class MediaAccessService {
     scope: string,
     version: number,
     imageId: number,
-    read: () => Promise<ImageWithMedia | undefined>,
+    read: () => Promise<MediaKeys | undefined>,
   ): Promise<MediaKeys | null> {
     const cached = this.verdicts.get(scope, version, imageId);
     if (cached !== undefined) return cached;
-    const row = await read();
-    const keys = row ? { thumb: row.thumbnail_key, display: row.display_key } : null;
+    const keys = (await read()) ?? null;
     this.verdicts.set(scope, version, imageId, keys);
     return keys;
   }

@@ -2,6 +2,8 @@
 export interface MediaKeys {
   thumb: string | null;
   display: string | null;
+  /** The thumbnail of an image in the Trash, for whom sees it there (never with the other two). */
+  trash?: string | null;
 }
 
 interface ScopeEntry {

@@ -185,7 +185,10 @@ export class AccessRecordsRepository {
     return new Map(rows.map((row) => [row.receiver_email, Number(row.count)]));
   }
 
-  /** The newest ready images of the whole library (what an all-access share shows). */
+  /**
+   * The newest ready images of the whole library (what an all-access share shows). Here and in the
+   * other reads of this file, `ready = 1` also leaves out the Trash: a trashed image has ready 0.
+   */
   async newestReady(limit: number): Promise<number[]> {
     const rows = await this.db.selectFrom('images').select('id').where('ready', '=', 1).orderBy('id', 'desc').limit(limit).execute();
     return rows.map((row) => row.id);

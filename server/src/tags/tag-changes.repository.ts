@@ -80,7 +80,13 @@ export class TagChangesRepository {
       await trx
         .updateTable('tags')
         .set((eb) => ({
-          usage_count: eb.selectFrom('image_tags').select(eb.fn.countAll<number>().as('n')).where('image_tags.tag_id', '=', intoId),
+          // Trashed images' tags are out of the counts (trash/): they come back with a restore.
+          usage_count: eb
+            .selectFrom('image_tags')
+            .innerJoin('images', 'images.id', 'image_tags.image_id')
+            .select(eb.fn.countAll<number>().as('n'))
+            .where('image_tags.tag_id', '=', intoId)
+            .where('images.trashed_at', 'is', null),
         }))
         .where('id', '=', intoId)
         .execute();
@@ -122,5 +128,31 @@ export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonl
       .where('id', 'in', (eb) => eb.selectFrom('image_tags').select('image_tags.tag_id').where('image_tags.image_id', 'in', ids))
       .execute();
     await trx.deleteFrom('image_tags').where('image_id', 'in', ids).execute();
+  }
+}
+
+/**
+ * For moving images to the Trash (`sign` -1) or back (+1), inside its transaction: their tags' rows
+ * leave or rejoin the usage counts, which count what the whole library shows (a whole-library
+ * vocabulary is read straight off them); the rows themselves stay, so a restore keeps the tags.
+ */
+export async function addTagUsageOfImages(trx: Transaction<DB>, imageIds: readonly number[], sign: 1 | -1): Promise<void> {
+  for (let start = 0; start < imageIds.length; start += CHUNK) {
+    const ids = imageIds.slice(start, start + CHUNK);
+    await trx
+      .updateTable('tags')
+      .set((eb) => ({
+        usage_count: eb(
+          'usage_count',
+          sign === 1 ? '+' : '-',
+          eb
+            .selectFrom('image_tags')
+            .select(eb.fn.countAll<number>().as('n'))
+            .whereRef('image_tags.tag_id', '=', 'tags.id')
+            .where('image_tags.image_id', 'in', ids),
+        ),
+      }))
+      .where('id', 'in', (eb) => eb.selectFrom('image_tags').select('image_tags.tag_id').where('image_tags.image_id', 'in', ids))
+      .execute();
   }
 }

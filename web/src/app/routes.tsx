@@ -22,6 +22,7 @@ import { UsersISharedWithScreen } from '@/features/shared-by-me/components/users
 import { SharedMediaScreen } from '@/features/shared-with-me/components/shared-media-screen';
 import { SharedTokenScreen } from '@/features/shared-with-me/components/shared-token-screen';
 import { SharerImagesScreen } from '@/features/shared-with-me/components/sharer-images-screen';
+import { TrashScreen } from '@/features/trash/components/trash-screen';
 import { UploadImagesScreen } from '@/features/upload/components/upload-images-screen';
 import { UserAccessScreen } from '@/features/user-access/components/user-access-screen';
 import { AppErrorFallback } from './error-fallback';
@@ -49,6 +50,7 @@ const guardedRoutes: RouteObject[] = [
   { path: paths.sharedPhotos.path, element: <SharedPhotosScreen /> },
   { path: paths.image.path, element: <ImageDetailScreen /> },
   { path: paths.photosImIn.path, element: <PhotosImInScreen /> },
+  { path: paths.trash.path, element: <TrashScreen /> },
   // Spec §2 names this as the way back from one person's shared photos; it is the folders screen.
   { path: '/my-shared-photos', element: <Navigate to={paths.usersISharedWith.getHref()} replace /> },
 ];

@@ -34,6 +34,7 @@ export const API_PREFIXES = [
   '/bulk-upload',
   '/share-img',
   '/shared-images',
+  '/downloads',
   '/sharedWithMe',
   '/getUserAccessData',
   '/updateUserStatus',

@@ -41,6 +41,8 @@ export const paths = {
   sharedPhotos: { path: '/shared-photos/:userName', getHref: (userName: string) => `/shared-photos/${enc(userName)}` },
   image: { path: '/image/:id', getHref: (id: string) => `/image/${enc(id)}` },
   photosImIn: { path: "/photos-i'm-in", getHref: () => "/photos-i'm-in" },
+  /** Deleted photos, until restored or deleted for good (not in spec §2: the Trash came later). */
+  trash: { path: '/trash', getHref: () => '/trash' },
 } as const;
 
 /** Pages without the search box and breadcrumbs (spec §2 General), and the address confirmation page. */

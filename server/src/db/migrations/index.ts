@@ -7,6 +7,8 @@ import { tagsLikesPresence } from './004_tags_likes_presence.js';
 import { sharing } from './005_sharing.js';
 import { addressProofs } from './006_address_proofs.js';
 import { processingClaims } from './007_processing_claims.js';
+import { downloads } from './008_downloads.js';
+import { trash } from './009_trash.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -29,5 +31,7 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '005_sharing': sharing(context),
     '006_address_proofs': addressProofs(context),
     '007_processing_claims': processingClaims(),
+    '008_downloads': downloads(context),
+    '009_trash': trash(),
   };
 }

@@ -2,9 +2,11 @@ import { useId, useState } from 'react';
 import { Button, LinkButton } from '@/components/ui/button';
 import { FilterIcon } from '@/components/ui/icons';
 import { paths } from '@/config/paths';
+import { DownloadButton } from '@/components/downloads';
 
 type ActionBarProps = {
   selectedCount: number;
+  selectedIds: readonly string[];
   imageCount: number;
   allSelected: boolean;
   tagsOpen: boolean;
@@ -60,6 +62,7 @@ export function ActionBar(props: ActionBarProps) {
         <Button variant="secondary" onClick={props.onSelectiveAccess}>
           Selective Access
         </Button>
+        <DownloadButton kind="zip" imageIds={props.selectedIds} />
         <Button variant="ghost" onClick={props.onToggleSelectAll} disabled={props.imageCount === 0}>
           {props.allSelected ? 'Deselect All' : 'Select All'}
         </Button>

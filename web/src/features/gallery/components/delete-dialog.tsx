@@ -38,7 +38,7 @@ export function DeleteDialog({ imageIds, onClose, onDeleted }: DeleteDialogProps
 
   return (
     <Modal title={`Delete ${count} image${count === 1 ? '' : 's'}?`} onClose={onClose}>
-      <p className="mb-4 text-slate-700">This cannot be undone.</p>
+      <p className="mb-4 text-slate-700">They move to the Trash, where you can restore them.</p>
       {remove.isError ? <FormError>{serverMessage(remove.error) ?? 'The images could not be deleted.'}</FormError> : null}
       <div className="mt-4 flex justify-end gap-2">
         <Button variant="secondary" onClick={onClose}>

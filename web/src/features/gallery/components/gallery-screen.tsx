@@ -51,6 +51,7 @@ export function GalleryScreen() {
       <PageHeading>Gallery</PageHeading>
       <ActionBar
         selectedCount={selectedIds.length}
+        selectedIds={selectedIds}
         imageCount={ids.length}
         allSelected={allSelected}
         tagsOpen={view.mode === 'tags'}

@@ -161,6 +161,7 @@ describe('menus', () => {
       ['Shared with me', '/sharedMedia'],
       ['Photos I Shared', '/users-i-sharedWith'],
       ["Photos I'm in", "/photos-i'm-in"],
+      ['Trash', '/trash'],
       ['Profile', '/profile'],
     ]);
     await user.keyboard('{Escape}');

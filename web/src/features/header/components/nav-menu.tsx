@@ -7,6 +7,7 @@ const links = [
   { to: paths.sharedMedia.getHref(), label: 'Shared with me' },
   { to: paths.usersISharedWith.getHref(), label: 'Photos I Shared' },
   { to: paths.photosImIn.getHref(), label: "Photos I'm in" },
+  { to: paths.trash.getHref(), label: 'Trash' },
   { to: paths.profile.getHref(), label: 'Profile' },
 ];
 

@@ -1,5 +1,6 @@
 import type { Image } from '@photo/contract';
 import { Button } from '@/components/ui/button';
+import { DownloadButton } from '@/components/downloads';
 import { mayShareImage } from '@/lib/auth';
 import { DetailTags } from './detail-tags';
 import { InPhotoButton } from './in-photo-button';
@@ -20,6 +21,9 @@ export function DetailPanel({ image, onShare }: DetailPanelProps) {
         )}
       </div>
       <InPhotoButton imageId={image._id} />
+      <div className="flex flex-wrap gap-2">
+        <DownloadButton kind="original" imageId={image._id} />
+      </div>
       <DetailTags key={image._id} imageId={image._id} tags={image.tags} />
     </aside>
   );

@@ -2,6 +2,7 @@ import { useMemo } from 'react';
 import { Link } from 'react-router';
 import type { Image } from '@photo/contract';
 import { ImageGrid } from '@/components/ui/image-grid';
+import { DownloadButton } from '@/components/downloads';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
 import { toGridItems } from '@/lib/images';
 
@@ -18,24 +19,29 @@ export function ProfileImageGrid({ label, images, tab }: ProfileImageGridProps) 
   const linkState = useDetailLinkState(ids, { origin: `/profile?tab=${tab}` });
 
   return (
-    <ImageGrid
-      label={label}
-      items={items}
-      linkState={linkState}
-      lazy="near"
-      showTags
-      renderExtra={(item) => (
-        <Link
-          to={item.href!}
-          state={linkState}
-          title="Open image details"
-          aria-label={`Open image details: ${item.name}`}
-          className="absolute top-2 right-2 rounded-md bg-white/90 p-1.5 text-slate-700 shadow hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
-        >
-          <OpenIcon />
-        </Link>
-      )}
-    />
+    <>
+      <div className="mb-3 flex flex-wrap gap-2">
+        <DownloadButton kind="zip" imageIds={ids} />
+      </div>
+      <ImageGrid
+        label={label}
+        items={items}
+        linkState={linkState}
+        lazy="near"
+        showTags
+        renderExtra={(item) => (
+          <Link
+            to={item.href!}
+            state={linkState}
+            title="Open image details"
+            aria-label={`Open image details: ${item.name}`}
+            className="absolute top-2 right-2 rounded-md bg-white/90 p-1.5 text-slate-700 shadow hover:text-indigo-700 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            <OpenIcon />
+          </Link>
+        )}
+      />
+    </>
   );
 }
 

@@ -2,6 +2,7 @@ import { useEffect, useMemo } from 'react';
 import { useParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { Button, LinkButton } from '@/components/ui/button';
+import { DownloadButton } from '@/components/downloads';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Page, PageHeading } from '@/components/ui/page';
 import { SelectableGrid } from '@/components/ui/selectable-grid';
@@ -59,9 +60,12 @@ export function SearchResultsScreen() {
     <Page>
       <PageHeading
         actions={
-          <Button variant="secondary" onClick={() => (allSelected ? clear() : selectAll(ids))}>
-            {allSelected ? 'Deselect All' : 'Select All'}
-          </Button>
+          <>
+            <DownloadButton kind="zip" imageIds={ids.filter((id) => selected.has(id))} />
+            <Button variant="secondary" onClick={() => (allSelected ? clear() : selectAll(ids))}>
+              {allSelected ? 'Deselect All' : 'Select All'}
+            </Button>
+          </>
         }
       >
         Results for &ldquo;{query}&rdquo;

@@ -4,6 +4,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { FormError } from '@/components/ui/form-field';
 import { ImageGrid } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
+import { LinkDownloads } from '@/components/downloads';
 import { Loading } from '@/components/ui/spinner';
 import { serverMessage } from '@/lib/api-client';
 import { shownData } from '@/lib/live-queries';
@@ -35,6 +36,7 @@ export function ShareAllScreen() {
       {answer && answer.images.length === 0 ? (
         <EmptyState title="Nothing here yet" text={answer.message || 'No images have been shared through this link.'} />
       ) : null}
+      {answer ? <LinkDownloads link={link} images={answer.images} /> : null}
       {answer && answer.images.length > 0 ? (
         // Public page: plain pictures, no links into the signed-in app.
         <ImageGrid

@@ -5,6 +5,7 @@ import { LinkButton } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { ImageGrid, type GridItem } from '@/components/ui/image-grid';
 import { Page, PageHeading } from '@/components/ui/page';
+import { DownloadButton } from '@/components/downloads';
 import { Loading } from '@/components/ui/spinner';
 import { UnconfirmedAddressNote } from '@/components/ui/unconfirmed-address-note';
 import { paths } from '@/config/paths';
@@ -65,7 +66,7 @@ export function SharerImagesScreen() {
   return (
     <Page>
       <p className="mb-1 text-sm text-slate-600">Images: {sharer.totalImagesShared}</p>
-      <PageHeading>Images Collection</PageHeading>
+      <PageHeading actions={<DownloadButton kind="zip" imageIds={ids} />}>Images Collection</PageHeading>
       <ImageGrid
         label={`Images shared by ${sharer.sharedByUserName}`}
         items={items}

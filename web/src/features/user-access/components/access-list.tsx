@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { AccessType } from '@photo/contract';
+import { LinkDownloadsSwitch } from '@/components/downloads';
 import type { AccessRecord } from '../api/access-data';
 import { useUpdateUserStatus } from '../api/access-data';
 
@@ -21,6 +22,7 @@ export function AccessList({ title, type, records }: AccessListProps) {
           {records.map((record) => (
             <li key={record._id} className="flex items-center justify-between gap-3 py-2">
               <span className="min-w-0 truncate text-sm text-slate-800">{record.accessTo}</span>
+              {type === 'allAccess' ? <LinkDownloadsSwitch recordId={record._id} receiver={record.accessTo} /> : null}
               <button
                 type="button"
                 aria-pressed={record.status}

@@ -1,0 +1,52 @@
+import type { Readable } from 'node:stream';
+import yazl from 'yazl';
+import type { MediaStorage } from '../storage/storage.js';
+import type { OriginalFile } from './downloads.repository.js';
+import { safeFileName, UniqueNames } from './file-names.js';
+import { useNativeCrc32ForZips } from './native-crc32.js';
+
+useNativeCrc32ForZips();
+
+export interface ZipStream {
+  stream: Readable;
+  /** Exact length of the archive (entries are stored, not compressed, with known sizes). */
+  size: number | undefined;
+  /** Stops reading (the client went away): closes the original being read, so no file stays open. */
+  abort(): void;
+}
+
+/**
+ * A ZIP of originals, built while it is sent: each entry's file is opened only when the archive
+ * reaches it (one open stream at a time), entries are stored (photos do not compress) and yazl
+ * switches to ZIP64 records when sizes or offsets pass 4 GB. Memory stays one chunk per stream.
+ */
+export async function zipOfOriginals(storage: MediaStorage, files: readonly OriginalFile[], mtime: Date): Promise<ZipStream> {
+  const zip = new yazl.ZipFile();
+  const names = new UniqueNames();
+  let current: Readable | null = null;
+  let aborted = false;
+  for (const file of files) {
+    const name = names.next(safeFileName(file.file_name, `image-${file.id}`));
+    zip.addReadStreamLazy(name, { compress: false, size: file.byte_size, mtime }, (done) => {
+      storage.get(file.original_key).then(
+        (body) => {
+          if (!body) return done(new Error(`The original of image ${file.id} is missing from storage.`), undefined as never);
+          if (aborted) body.destroy();
+          current = body;
+          done(null, body);
+        },
+        (err: unknown) => done(err as Error, undefined as never),
+      );
+    });
+  }
+  // yazl passes the total size to this callback (its typings omit the argument).
+  const end = zip.end.bind(zip) as unknown as (options: object, sized: (total: number) => void) => void;
+  const size = await new Promise<number>((resolve) => end({}, resolve));
+  const stream = zip.outputStream as unknown as Readable;
+  const abort = () => {
+    aborted = true;
+    current?.destroy();
+    stream.destroy();
+  };
+  return { stream, size: size >= 0 ? size : undefined, abort };
+}
