@@ -3,9 +3,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image, TrashedImage } from '@photo/contract';
 import { signUpConfirmed, type SignedUpPerson } from './support/accounts.js';
-import { testDatabases } from './support/databases.js';
+import { testDatabases, type TestDatabaseKind } from './support/databases.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { listFiles, tinyPng, upload } from './support/images.js';
+import { startS3Server } from './support/s3.js';
 import { ManualClock, startTestServer, type TestServer } from './support/test-server.js';
 
 interface GridPage {
@@ -32,8 +33,15 @@ async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promi
 
 const DAY_MS = 86_400_000;
 
-describe.each(testDatabases)('the Trash on %s', (database) => {
+/** Both databases and both storages, each at least once (as downloads.test.ts). */
+const setups: { database: TestDatabaseKind; storage: 'local' | 's3' }[] = [
+  { database: 'sqlite', storage: 'local' },
+  { database: 'postgres', storage: 's3' },
+];
+
+describe.each(setups)('the Trash on $database ($storage storage)', ({ database, storage }) => {
   let server: TestServer;
+  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let api: ApiClient;
   const clock = new ManualClock();
   let admin: SignedUpPerson;
@@ -42,13 +50,17 @@ describe.each(testDatabases)('the Trash on %s', (database) => {
   let seed = 0;
 
   beforeAll(async () => {
-    server = await startTestServer(database, { clock });
+    if (storage === 's3') s3 = await startS3Server();
+    server = await startTestServer(database, { clock, env: { ...s3?.env } });
     api = apiClient(server.url);
     admin = await signUpConfirmed(server, api, { prefix: 'admin' });
     alice = await signUpConfirmed(server, api, { prefix: 'alice' });
     bob = await signUpConfirmed(server, api, { prefix: 'bob' });
   }, 60_000);
-  afterAll(async () => server?.close());
+  afterAll(async () => {
+    await server?.close();
+    await s3?.stop();
+  });
 
   async function uploadBytes(person: SignedUpPerson, bytes: Buffer, name = `t-${seed}.png`) {
     const res = await upload(server.url, person.token, [{ source: bytes, name }]);
@@ -65,7 +77,8 @@ describe.each(testDatabases)('the Trash on %s', (database) => {
   const idsOf = async (person: SignedUpPerson) => (await page(person)).images.map((image) => image._id);
   const trashOf = async (person: SignedUpPerson) => (await api.get<TrashPage>('/api/trash', person.token)).body;
   const status = async (url: string | null | undefined) => (await fetch(new URL(url ?? '/nothing', server.url))).status;
-  const mediaFiles = () => listFiles(path.join(server.dataDir, 'media'));
+  /** What the storage holds: files under the media folder, or the bucket's objects on S3. */
+  const mediaFiles = () => (s3 ? s3.listKeys() : listFiles(path.join(server.dataDir, 'media')));
   const filesOf = async (bytes: Buffer) => {
     const hash = createHash('sha256').update(bytes).digest('hex');
     return (await mediaFiles()).filter((file) => file.includes(hash));

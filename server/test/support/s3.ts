@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { Config } from '../../src/config/config.js';
 
 /** The part of s3rver's API used here (the package ships no types). */
@@ -36,6 +37,8 @@ export async function startS3Server(): Promise<{
   bucket: string;
   env: Record<string, string>;
   config: NonNullable<Config['s3']>;
+  /** Every object key in the bucket, sorted (for asserting what storage holds, as `listFiles` does locally). */
+  listKeys(): Promise<string[]>;
   stop(): Promise<void>;
 }> {
   const S3rver = require('s3rver') as S3rverConstructor;
@@ -61,6 +64,28 @@ export async function startS3Server(): Promise<{
       S3_SECRET_ACCESS_KEY: S3RVER_KEY,
     },
     config: { bucket, endpoint, region: REGION, accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+    async listKeys() {
+      const client = new S3Client({
+        endpoint,
+        region: REGION,
+        forcePathStyle: true,
+        credentials: { accessKeyId: S3RVER_KEY, secretAccessKey: S3RVER_KEY },
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+      try {
+        const keys: string[] = [];
+        let ContinuationToken: string | undefined;
+        do {
+          const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken }));
+          for (const object of listed.Contents ?? []) if (object.Key) keys.push(object.Key);
+          ContinuationToken = listed.IsTruncated ? listed.NextContinuationToken : undefined;
+        } while (ContinuationToken);
+        return keys.sort();
+      } finally {
+        client.destroy();
+      }
+    },
     async stop() {
       try {
         const closing = server.close();
