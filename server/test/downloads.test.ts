@@ -223,6 +223,35 @@ describe.each(setups)('downloads ($database, $storage storage)', ({ database, st
     }
   });
 
+  it('zips 10,000 photos for someone allowed to see them', { timeout: 120_000 }, async () => {
+    // 10,000 images of one small stored picture, made straight in the database (one per person:
+    // an account holds a picture once), all visible to the admin who asks.
+    const source = pngs[2]!;
+    await server.sql(
+      `with recursive n(i) as (select 1 union all select i + 1 from n where i < 9999)
+       insert into users (username, email, password_hash, role, created_at, updated_at)
+       select 'many', 'many-' || i || '@zip.test', 'x', 'user', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z' from n`,
+    );
+    await server.sql(
+      `insert into images (media_id, uploaded_by, file_name, image_name, ready, visible_since, created_at)
+       select images.media_id, users.id, images.file_name, images.image_name, images.ready, images.visible_since, images.created_at
+       from images, users where images.id = ? and users.email like 'many-%@zip.test'`,
+      [Number(source.id)],
+    );
+    await server.sql('update library_state set version = version + 1, reset_version = version + 1');
+    const rows = await server.rows<{ id: number | string }>('select id from images where media_id = (select media_id from images where id = ?) order by id', [Number(source.id)]);
+    expect(rows.length).toBe(10_000);
+    const made = await ticket('zip', { ids: rows.map((r) => String(r.id)) }, admin.token);
+    expect(made.status).toBe(200);
+    const { res, bytes } = await fetchFile(made.body.url);
+    expect(res.status).toBe(200);
+    expect(bytes.length).toBe(Number(res.headers.get('content-length')));
+    const entries = await unzip(bytes);
+    expect(entries.size).toBe(10_000);
+    const want = sha256(source.bytes);
+    expect([...entries.values()].every((entry) => sha256(entry) === want)).toBe(true);
+  });
+
   it.runIf(storage === 'local')('streams a > 4 GB ZIP64 archive with flat server memory', { timeout: 120_000 }, async () => {
     const large = await readFile(LARGE_PHOTO);
     const up = await upload(server.url, bob.token, [{ source: LARGE_PHOTO, name: 'big.jpg' }]);

@@ -11,12 +11,17 @@ export function safeFileName(name: string, fallback: string): string {
  */
 export class UniqueNames {
   private readonly taken = new Set<string>();
+  /** For each name, the number to try next: 10,000 photos named alike must not cost 10,000² lookups. */
+  private readonly nextNumber = new Map<string, number>();
 
   next(name: string): string {
     const dot = name.lastIndexOf('.');
     const [stem, ext] = dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+    const key = name.toLowerCase();
     let candidate = name;
-    for (let n = 2; this.taken.has(candidate.toLowerCase()); n += 1) candidate = `${stem} (${n})${ext}`;
+    let n = this.nextNumber.get(key) ?? 2;
+    while (this.taken.has(candidate.toLowerCase())) candidate = `${stem} (${n++})${ext}`;
+    this.nextNumber.set(key, n);
     this.taken.add(candidate.toLowerCase());
     return candidate;
   }

@@ -39,9 +39,12 @@ export async function zipOfOriginals(storage: MediaStorage, files: readonly Orig
       );
     });
   }
-  // yazl passes the total size to this callback (its typings omit the argument).
+  // yazl passes the total size to this callback (its typings omit the argument). ZIP64 end records
+  // always: yazl's size estimate assumes them once the central directory passes 64 KB (~1,000
+  // entries) while its writer adds them only past 4 GB, so the Content-Length would promise 76 bytes
+  // the stream never sends; every current unzip tool reads ZIP64 end records.
   const end = zip.end.bind(zip) as unknown as (options: object, sized: (total: number) => void) => void;
-  const size = await new Promise<number>((resolve) => end({}, resolve));
+  const size = await new Promise<number>((resolve) => end({ forceZip64Format: true }, resolve));
   const stream = zip.outputStream as unknown as Readable;
   const abort = () => {
     aborted = true;
