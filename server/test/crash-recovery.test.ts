@@ -10,20 +10,9 @@ import { createPostgresDatabase } from './support/databases.js';
 import { apiClient, newPerson } from './support/http.js';
 import { TESTDATA, listFiles, upload, type UploadFile, type UploadResult } from './support/images.js';
 import { startChildServer, type ChildServer } from './support/child-server.js';
+import { eventually } from './support/eventually.js';
 
 /** Polls until `check` passes. */
-async function eventually(check: () => Promise<void>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Real photos of every kind the server decodes differently: camera JPEGs, a 16 MP one, HEIC (WASM, threads), WebP, PNG. */

@@ -8,20 +8,9 @@ import { testDatabases } from './support/databases.js';
 import { apiClient, newPerson } from './support/http.js';
 import { TESTDATA, listFiles, upload } from './support/images.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { eventually } from './support/eventually.js';
 
 /** Polls until `check` passes (work that happens in the background after a restart). */
-async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 describe.each(testDatabases)('interrupted work is finished or cleaned up (%s)', (database) => {
   let server: TestServer;
   let token: string;

@@ -7,20 +7,9 @@ import { testDatabases } from './support/databases.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { TESTDATA, listFiles, upload, type UploadFile, type UploadResult } from './support/images.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
+import { eventually } from './support/eventually.js';
 
 /** Polls until `check` passes. */
-async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-}
-
 /** GET of a photo URL; the body is read, so the server's answer ends (close waits for it). */
 async function load(base: string, url: string | null | undefined): Promise<number> {
   const res = await fetch(new URL(url ?? '', base));

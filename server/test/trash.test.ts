@@ -8,6 +8,7 @@ import { apiClient, type ApiClient } from './support/http.js';
 import { listFiles, tinyPng, upload } from './support/images.js';
 import { startS3Server } from './support/s3.js';
 import { ManualClock, startTestServer, type TestServer } from './support/test-server.js';
+import { eventually } from './support/eventually.js';
 
 interface GridPage {
   images: Image[];
@@ -17,18 +18,6 @@ interface TrashPage {
   images: TrashedImage[];
   pagination: { totalImages: number };
   trashDays: number;
-}
-
-async function eventually(check: () => Promise<void>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
 }
 
 const DAY_MS = 86_400_000;
