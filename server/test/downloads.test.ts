@@ -5,17 +5,11 @@ import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import yauzl from 'yauzl';
 import { signUpConfirmed, type SignedUpPerson } from './support/accounts.js';
-import type { TestDatabaseKind } from './support/databases.js';
+import { testSetups } from './support/databases.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { TESTDATA, tinyPng, upload } from './support/images.js';
 import { startS3Server } from './support/s3.js';
 import { ManualClock, startTestServer, type TestServer } from './support/test-server.js';
-
-/** Both databases and both storages, each at least once (as media-access.test.ts). */
-const setups: { database: TestDatabaseKind; storage: 'local' | 's3' }[] = [
-  { database: 'sqlite', storage: 'local' },
-  { database: 'postgres', storage: 's3' },
-];
 
 const LARGE_PHOTO = path.join(TESTDATA, 'camera/Apple iPhone 5.jpg');
 const JPEG_PHOTO = path.join(TESTDATA, 'camera/Canon PowerShot A85.jpg');
@@ -54,7 +48,7 @@ async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   return entries;
 }
 
-describe.each(setups)('downloads ($database, $storage storage)', ({ database, storage }) => {
+describe.each(testSetups)('downloads ($database, $storage storage)', ({ database, storage }) => {
   let server: TestServer;
   let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let api: ApiClient;

@@ -6,7 +6,7 @@ import type { Image } from '@photo/contract';
 import { VerdictCache } from '../src/media-access/verdict-cache.js';
 import { UrlSigner, signedMediaPath, urlExpiry } from '../src/storage/url-signer.js';
 import { signUpConfirmed, type SignedUpPerson } from './support/accounts.js';
-import type { TestDatabaseKind } from './support/databases.js';
+import { testSetups } from './support/databases.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { TESTDATA, tinyPng, upload } from './support/images.js';
 import { startS3Server } from './support/s3.js';
@@ -15,18 +15,12 @@ import { ManualClock, TEST_JWT_SECRET, startTestServer, type TestServer } from '
 /** A 1×1 iPhone XR JPEG with full EXIF: GPS 43.859 N 15.503 E. */
 const GPS_PHOTO = 'tiny/iphone-xr-1x1-gps.jpg';
 
-/** Both databases and both storages, each at least once (as images-upload.test.ts). */
-const setups: { database: TestDatabaseKind; storage: 'local' | 's3' }[] = [
-  { database: 'sqlite', storage: 'local' },
-  { database: 'postgres', storage: 's3' },
-];
-
 interface AccessData {
   allAccessUserData: { _id: string; accessTo: string; status: boolean }[];
   restrictedAccessUserData: { _id: string; accessTo: string; status: boolean }[];
 }
 
-describe.each(setups)('image URLs follow access ($database, $storage storage)', ({ database, storage }) => {
+describe.each(testSetups)('image URLs follow access ($database, $storage storage)', ({ database, storage }) => {
   let server: TestServer;
   let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let api: ApiClient;

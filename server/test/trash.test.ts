@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image, TrashedImage } from '@photo/contract';
 import { signUpConfirmed, type SignedUpPerson } from './support/accounts.js';
-import { testDatabases, type TestDatabaseKind } from './support/databases.js';
+import { testDatabases, testSetups } from './support/databases.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { listFiles, tinyPng, upload } from './support/images.js';
 import { startS3Server } from './support/s3.js';
@@ -22,13 +22,7 @@ interface TrashPage {
 
 const DAY_MS = 86_400_000;
 
-/** Both databases and both storages, each at least once (as downloads.test.ts). */
-const setups: { database: TestDatabaseKind; storage: 'local' | 's3' }[] = [
-  { database: 'sqlite', storage: 'local' },
-  { database: 'postgres', storage: 's3' },
-];
-
-describe.each(setups)('the Trash on $database ($storage storage)', ({ database, storage }) => {
+describe.each(testSetups)('the Trash on $database ($storage storage)', ({ database, storage }) => {
   let server: TestServer;
   let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let api: ApiClient;

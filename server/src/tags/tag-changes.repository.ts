@@ -110,24 +110,9 @@ async function addUsage(trx: Transaction<DB>, tagId: number, delta: number): Pro
  * deletes them (the foreign key would cascade, but the counts must follow).
  */
 export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonly number[]): Promise<void> {
+  await addTagUsageOfImages(trx, imageIds, -1);
   for (let start = 0; start < imageIds.length; start += CHUNK) {
-    const ids = imageIds.slice(start, start + CHUNK);
-    await trx
-      .updateTable('tags')
-      .set((eb) => ({
-        usage_count: eb(
-          'usage_count',
-          '-',
-          eb
-            .selectFrom('image_tags')
-            .select(eb.fn.countAll<number>().as('n'))
-            .whereRef('image_tags.tag_id', '=', 'tags.id')
-            .where('image_tags.image_id', 'in', ids),
-        ),
-      }))
-      .where('id', 'in', (eb) => eb.selectFrom('image_tags').select('image_tags.tag_id').where('image_tags.image_id', 'in', ids))
-      .execute();
-    await trx.deleteFrom('image_tags').where('image_id', 'in', ids).execute();
+    await trx.deleteFrom('image_tags').where('image_id', 'in', imageIds.slice(start, start + CHUNK)).execute();
   }
 }
 

@@ -6,6 +6,12 @@ export type TestDatabaseKind = 'sqlite' | 'postgres';
 /** Both databases every integration test runs on (DECISIONS §1: SQLite by default, PostgreSQL at scale). */
 export const testDatabases: TestDatabaseKind[] = ['sqlite', 'postgres'];
 
+/** Both databases and both storages, each at least once: SQLite with local files, PostgreSQL with S3 (s3rver). */
+export const testSetups: { database: TestDatabaseKind; storage: 'local' | 's3' }[] = [
+  { database: 'sqlite', storage: 'local' },
+  { database: 'postgres', storage: 's3' },
+];
+
 /** The machine's PostgreSQL: trust auth on 127.0.0.1:5432, database `test`. */
 export const POSTGRES_ADMIN_URL = process.env['TEST_POSTGRES_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
