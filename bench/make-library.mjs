@@ -1,23 +1,36 @@
 #!/usr/bin/env node
-// Creates a large photo library for the gallery benchmark, in seconds:
+// Creates a large photo library for the benchmarks (and for trying the app on a big library): a
+// 100,000-image one in ~10 s, 1,000,000 images in ~1.5 minutes on SQLite.
 //   1. an empty DATA_DIR (and, with --postgres, a freshly created database);
 //   2. the built server started once on it (it runs its migrations), the admin and three plain
 //      accounts signed up over HTTP (real argon2 hashes), the server stopped;
-//   3. N media + N images rows inserted straight into the database (one transaction on SQLite;
-//      multi-row INSERT … SELECT FROM unnest(…) on PostgreSQL), all 'ready', with plausible keys,
-//      ThumbHash placeholders, sizes and EXIF facts. No image files exist: the gallery only reads rows.
-//      30% are the uploader account's, the rest the admin's.
+//   3. N media + N images rows inserted straight into the database, all 'ready', as planned by
+//      lib/library-plan.mjs: photos taken over 20 years (more in recent years) in events — weekday
+//      snaps, weekend outings, holidays, vacations abroad — with bursts of shots on their days,
+//      offsets recorded by newer phones and cameras, ~7% without a date taken (date_source 'file'
+//      or 'upload'), and ids in upload order, which is not the taken order (backfill sessions of old
+//      photos, old scans uploaded recently). Camera facts are filled in and facts_version is 1.
+//      Uploads are whole events: ~30% the uploader account's, the rest the admin's. Thumbnails and
+//      display images are 16 shared gradient files under DATA_DIR/media (no originals exist).
 //   4. a vocabulary of 10,000 tags and 3–7 tags per image (~5 on average, Zipf popularity: 'beach'
-//      is on ~40% of the images, most tags on a few), with the tags' usage counts.
-//   5. the admin's shares: 300 of their images with the restricted-share account, everything with
-//      the all-access account; the plain accounts' addresses marked proven (shares reach only those).
+//      is on ~40% of the images, most tags on a few), with the tags' usage counts; likes: the admin
+//      likes ~2% of the images, the all-access account ~1.5%.
+//   5. the admin's shares: 300 of their images (from ~20 events over the years) with the
+//      restricted-share account, everything with the all-access account; the plain accounts'
+//      addresses marked proven (shares reach only those).
+// Fast: the secondary indexes are dropped and built again after the rows; SQLite writes in one
+// transaction without a journal, PostgreSQL takes COPY with foreign-key triggers off.
 //
 //   node bench/make-library.mjs [--count 100000] [--data-dir DIR] [--postgres postgres://…/bench_library] [--force]
+// Then run the app on it: DATA_DIR=DIR npm start (with DATABASE_URL=… for PostgreSQL); the
+// accounts are in DIR/library.json.
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tagsOfImage, vocabulary, zipfCumulative } from './lib/vocabulary.mjs';
+import { IMAGE_COLUMNS, MEDIA_COLUMNS, UPLOAD_END, mix, photoRow, planLibrary } from './lib/library-plan.mjs';
+import { copyRows } from './lib/pg-copy.mjs';
 import {
   DEFAULT_LIBRARY_DIR,
   DEFAULT_LIBRARY_PG_DIR,
@@ -37,15 +50,23 @@ export const DEFAULT_COUNT = 100_000;
 export const VOCABULARY_SIZE = 10_000;
 /** Images in the restricted share. */
 export const SHARED_IMAGES = 300;
-/** What library.json must say for a library to be reused: bump when the library's content changes. */
-export const LIBRARY_LAYOUT = 2;
+/**
+ * What library.json must say for a library to be reused: bump when the library's content changes.
+ * 3: the timeline (taken dates over 20 years, upload order, camera facts, likes, shared files).
+ */
+export const LIBRARY_LAYOUT = 3;
 const PLAIN_ACCOUNTS = [LIBRARY_RESTRICTED, LIBRARY_ALL_ACCESS, LIBRARY_UPLOADER];
 
-/** Builds the library; resolves to { count, seconds, dataDir, database }. */
+/** Builds the library; resolves to { count, seconds, dataDir, database, steps }. */
 export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, force = false, log = console.log } = {}) {
   dataDir = path.resolve(dataDir ?? (postgres ? DEFAULT_LIBRARY_PG_DIR : DEFAULT_LIBRARY_DIR));
   const started = performance.now();
-  const step = (what) => log(`  ${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${what}`);
+  const steps = [];
+  const step = (what) => {
+    const at = (performance.now() - started) / 1000;
+    steps.push([Number(at.toFixed(1)), what]);
+    log(`  ${at.toFixed(1).padStart(5)} s  ${what}`);
+  };
 
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
@@ -63,9 +84,12 @@ export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, fo
   }
   step('server started (migrations), admin and plain accounts signed up, server stopped');
 
+  const plan = planLibrary(count, { sharedImages: SHARED_IMAGES });
+  const pictures = await sharedPictures(dataDir);
+  step(`planned ${plan.events.length.toLocaleString('en')} events; 16 shared thumbnails written`);
   const insert = postgres ? insertPostgres : insertSqlite;
-  await insert({ dataDir, postgres, count });
-  step(`${count.toLocaleString('en')} media + images rows inserted, with ${VOCABULARY_SIZE.toLocaleString('en')} tags and the shares`);
+  await insert({ dataDir, postgres, count, plan, pictures, step });
+  step(`done: ${count.toLocaleString('en')} images, ${VOCABULARY_SIZE.toLocaleString('en')} tags, likes and the shares`);
 
   const seconds = (performance.now() - started) / 1000;
   const info = {
@@ -79,27 +103,27 @@ export async function makeLibrary({ count = DEFAULT_COUNT, dataDir, postgres, fo
       [['restricted', LIBRARY_RESTRICTED], ['allAccess', LIBRARY_ALL_ACCESS], ['uploader', LIBRARY_UPLOADER]].map(([role, a]) => [role, { email: a.email, password: a.password }]),
     ),
     sharedImages: SHARED_IMAGES,
+    ...describe(plan),
     builtAt: new Date().toISOString(),
     seconds: Number(seconds.toFixed(2)),
+    steps,
   };
   writeFileSync(path.join(dataDir, 'library.json'), `${JSON.stringify(info, null, 2)}\n`);
-  return { count, seconds, dataDir, database: info.database };
+  return { count, seconds, dataDir, database: info.database, steps };
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fake but plausible rows.
+// Shared pieces: placeholders and the few derived files every row points at.
 
-const CAMERAS = ['Canon EOS 5D Mark III', 'Apple iPhone 13', 'Google Pixel 7', 'SONY ILCE-7M3', 'OPPO R7plusf', 'KODAK PIXPRO FZ201', null];
-const SIZES = [
-  [5760, 3840], [3840, 5760], [4032, 3024], [3024, 4032], [4608, 3456], [3120, 4160], [4000, 3000], [1920, 1080],
-];
-const PLACES = [
-  [48.8584, 2.2945], [40.6892, -74.0445], [51.5007, -0.1246], [35.6586, 139.7454], [-33.8568, 151.2153], [52.52, 13.405],
-];
-
-/** A handful of real ThumbHashes (gradients), so the web app could even render them. */
-async function placeholders() {
+/**
+ * 16 gradients (even: landscape 100×75, odd: portrait 75×100): their real ThumbHashes, and a
+ * thumbnail and display WebP of each written once under DATA_DIR/media, so the web app shows
+ * pictures. Every row's display and thumbnail keys name one of these shared files; a delete removes
+ * the keys derived from the photo's own content hash (media-processor's storedKeys), never these.
+ */
+async function sharedPictures(dataDir) {
   const { rgbaToThumbHash } = await import('thumbhash');
+  const { default: sharp } = await import('sharp');
   const out = [];
   for (let k = 0; k < 16; k += 1) {
     const w = k % 2 ? 75 : 100;
@@ -114,211 +138,223 @@ async function placeholders() {
         rgba[i + 3] = 255;
       }
     }
-    out.push(Buffer.from(rgbaToThumbHash(w, h, rgba)).toString('base64'));
+    const base = `derived/bench-library/${k}`;
+    const picture = sharp(Buffer.from(rgba), { raw: { width: w, height: h, channels: 4 } });
+    mkdirSync(path.join(dataDir, 'media', base), { recursive: true });
+    // Gradients scale up smoothly: 400 px thumbnails and 1,200 px display images, encoded quickly.
+    await picture.clone().resize(w * 4, h * 4).webp({ quality: 80, effort: 0 }).toFile(path.join(dataDir, 'media', base, 'thumb.webp'));
+    await picture.clone().resize(w * 12, h * 12).webp({ quality: 80, effort: 0 }).toFile(path.join(dataDir, 'media', base, 'display.webp'));
+    out.push({ placeholder: Buffer.from(rgbaToThumbHash(w, h, rgba)).toString('base64'), displayKey: `${base}/display.webp`, thumbnailKey: `${base}/thumb.webp` });
   }
-  return out;
+  return (landscape, k) => out[(k % 8) * 2 + (landscape ? 0 : 1)];
 }
 
-/** Who uploaded image i: the uploader account 3 in 10 (i ending in 1, 4 or 7), else the admin. */
-const uploaderOf = (i, ids) => ([1, 4, 7].includes(i % 10) ? ids.uploader : ids.admin);
-
-/** The admin's images in the restricted share: 300 (i ending in 2, so the admin's) spread over the library. */
-function sharedImageIds(count) {
-  const step = Math.max(10, Math.floor(count / SHARED_IMAGES / 10) * 10);
-  const ids = [];
-  for (let i = 2; i <= count && ids.length < SHARED_IMAGES; i += step) ids.push(i);
-  return ids;
-}
-
-/** Rows in id order: media i and its image i, oldest first. */
-async function* rows(count, ids) {
-  const thumbs = await placeholders();
-  const end = Date.UTC(2025, 0, 1);
-  const span = 3 * 365 * 86_400_000; // three years of uploads, evenly spread
-  for (let i = 1; i <= count; i += 1) {
-    const hash = createHash('sha256').update(`bench-library-${i}`).digest('hex');
-    const [width, height] = SIZES[i % SIZES.length];
-    const created = new Date(end - span + Math.floor((span * i) / count));
-    const taken = new Date(created.getTime() - ((i * 7919) % 30) * 86_400_000 - ((i * 104_729) % 86_400) * 1000);
-    const place = i % 3 === 0 ? PLACES[i % PLACES.length] : null;
-    const fileName = `IMG_${String(i).padStart(6, '0')}.jpg`;
-    yield {
-      media: {
-        id: i,
-        content_hash: hash,
-        mime: 'image/jpeg',
-        byte_size: 1_500_000 + ((i * 2_654_435_761) % 6_000_000),
-        status: 'ready',
-        width,
-        height,
-        placeholder: thumbs[i % thumbs.length],
-        taken_at: taken.toISOString().slice(0, 19),
-        camera: CAMERAS[i % CAMERAS.length],
-        gps_latitude: place ? place[0] + (i % 100) / 10_000 : null,
-        gps_longitude: place ? place[1] - (i % 100) / 10_000 : null,
-        original_key: `originals/${hash}`,
-        display_key: `derived/${hash}/display.webp`,
-        thumbnail_key: `derived/${hash}/thumb.webp`,
-        created_at: created.toISOString(),
-        claimed_at: null,
-      },
-      image: {
-        id: i,
-        media_id: i,
-        uploaded_by: uploaderOf(i, ids),
-        file_name: fileName,
-        image_name: fileName.slice(0, -4),
-        ready: 1,
-        created_at: created.toISOString(),
-      },
-    };
-  }
-}
-
-/** The vocabulary and image-tag rows (column arrays: 500,000 row objects would be ~100 MB). */
+/** The vocabulary and image-tag rows (typed arrays: 5,000,000 row objects would be gigabytes). */
 function tagRows(count) {
   const names = vocabulary(VOCABULARY_SIZE);
   const cumulative = zipfCumulative(names.length);
   const usage = new Int32Array(names.length);
-  const created = new Date(Date.UTC(2025, 0, 1)).toISOString();
-  const imageTags = { image_id: [], tag_id: [] };
+  const imageIds = new Int32Array(count * 7);
+  const tagIds = new Int32Array(count * 7);
+  let n = 0;
   for (let i = 1; i <= count; i += 1) {
     for (const t of tagsOfImage(i, names.length, cumulative)) {
-      imageTags.image_id.push(i);
-      imageTags.tag_id.push(t + 1);
+      imageIds[n] = i;
+      tagIds[n] = t + 1;
+      n += 1;
       usage[t] += 1;
     }
   }
-  const tags = names.map((name, t) => ({ id: t + 1, name, usage_count: usage[t], created_at: created }));
-  return { tags, imageTags, created };
+  const tags = names.map((name, t) => [t + 1, name, usage[t], STAMP]);
+  return { tags, imageIds: imageIds.subarray(0, n), tagIds: tagIds.subarray(0, n) };
 }
 
-const MEDIA_COLUMNS = [
-  'id', 'content_hash', 'mime', 'byte_size', 'status', 'width', 'height', 'placeholder', 'taken_at', 'camera', 'gps_latitude',
-  'gps_longitude', 'original_key', 'display_key', 'thumbnail_key', 'created_at', 'claimed_at',
-];
-const IMAGE_COLUMNS = ['id', 'media_id', 'uploaded_by', 'file_name', 'image_name', 'ready', 'created_at'];
+/** When the vocabulary, tags, likes and shares were made. */
+const STAMP = new Date(UPLOAD_END).toISOString();
+
+/** Likes: the admin likes ~2% of the library, the all-access account ~1.5% (image ids, ascending). */
+function likeRows(count) {
+  const admin = [];
+  const family = [];
+  for (let i = 1; i <= count; i += 1) {
+    const h = mix(i, 41) % 1000;
+    if (h < 20) admin.push(i);
+    if (h >= 985) family.push(i);
+  }
+  return { admin, family };
+}
+
+/** Photos per date source and how many months, for library.json. */
+function describe(plan) {
+  const sources = { taken: 0, file: 0, upload: 0 };
+  for (let p = 0; p < plan.count; p += 1) sources[['taken', 'file', 'file', 'upload'][plan.source[p]]] += 1;
+  return { dateSources: sources, events: plan.events.length };
+}
 
 // ---------------------------------------------------------------------------------------------
-// SQLite: prepared statements in one transaction.
+// SQLite: the secondary indexes dropped, prepared statements in one transaction without a
+// journal, the indexes built again (with their exact SQL) on the full tables.
 
-async function insertSqlite({ dataDir, count }) {
+const BULK_TABLES = ['media', 'images', 'image_tags', 'likes'];
+
+async function insertSqlite({ dataDir, count, plan, pictures, step }) {
   const { default: SQLite } = await import('better-sqlite3');
   const db = new SQLite(path.join(dataDir, 'photos.sqlite'));
   try {
-    db.pragma('journal_mode = WAL');
+    db.pragma('journal_mode = OFF');
     db.pragma('synchronous = OFF');
-    const ids = accountIds((email) => db.prepare('SELECT id FROM users WHERE email = ?').get(email)?.id);
-    const admin = { id: ids.admin };
-    const insertMedia = db.prepare(`INSERT INTO media (${MEDIA_COLUMNS.join(', ')}) VALUES (${MEDIA_COLUMNS.map((c) => `@${c}`).join(', ')})`);
-    const insertImage = db.prepare(`INSERT INTO images (${IMAGE_COLUMNS.join(', ')}) VALUES (${IMAGE_COLUMNS.map((c) => `@${c}`).join(', ')})`);
-    const all = [];
-    for await (const row of rows(count, ids)) all.push(row);
-    const { tags, imageTags, created } = tagRows(count);
-    const insertTag = db.prepare('INSERT INTO tags (id, name, usage_count, created_at) VALUES (@id, @name, @usage_count, @created_at)');
+    db.pragma('foreign_keys = OFF');
+    db.pragma('locking_mode = EXCLUSIVE');
+    db.pragma('cache_size = -1048576'); // 1 GB: the unique content-hash index takes random inserts
+    db.pragma('temp_store = MEMORY');
+    db.pragma('threads = 2'); // CREATE INDEX sorts with a helper thread
+    const ids = accountIds((email) => db.prepare('SELECT id, email FROM users WHERE email = ?').get(email)?.id);
+    const familyId = db.prepare('SELECT id FROM users WHERE email = ?').get(LIBRARY_ALL_ACCESS.email).id;
+    const indexes = db
+      .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL AND tbl_name IN (${BULK_TABLES.map(() => '?').join(', ')})`)
+      .all(...BULK_TABLES);
+    for (const { name } of indexes) db.exec(`DROP INDEX "${name}"`);
+
+    const insertMedia = db.prepare(`INSERT INTO media (${MEDIA_COLUMNS.join(', ')}) VALUES (${MEDIA_COLUMNS.map(() => '?').join(', ')})`);
+    const insertImage = db.prepare(`INSERT INTO images (${IMAGE_COLUMNS.join(', ')}) VALUES (${IMAGE_COLUMNS.map(() => '?').join(', ')})`);
+    const { tags, imageIds, tagIds } = tagRows(count);
+    const likes = likeRows(count);
+    const insertTag = db.prepare('INSERT INTO tags (id, name, usage_count, created_at) VALUES (?, ?, ?, ?)');
     const insertImageTag = db.prepare(`INSERT INTO image_tags (image_id, tag_id, tagged_by, kind, created_at) VALUES (?, ?, ?, 'tag', ?)`);
+    const insertLike = db.prepare('INSERT INTO likes (image_id, user_id, created_at) VALUES (?, ?, ?)');
     db.transaction(() => {
-      for (const { media, image } of all) {
-        insertMedia.run(media);
-        insertImage.run(image);
+      for (let id = 1; id <= count; id += 1) {
+        const row = photoRow(plan, id, ids, pictures);
+        insertMedia.run(row.media);
+        insertImage.run(row.image);
       }
+      step(`${count.toLocaleString('en')} media + images rows`);
       for (const tag of tags) insertTag.run(tag);
-      for (let k = 0; k < imageTags.image_id.length; k += 1) insertImageTag.run(imageTags.image_id[k], imageTags.tag_id[k], admin.id, created);
+      for (let k = 0; k < imageIds.length; k += 1) insertImageTag.run(imageIds[k], tagIds[k], ids.admin, STAMP);
+      for (const id of likes.admin) insertLike.run(id, ids.admin, STAMP);
+      for (const id of likes.family) insertLike.run(id, familyId, STAMP);
+      step(`${imageIds.length.toLocaleString('en')} image tags, ${(likes.admin.length + likes.family.length).toLocaleString('en')} likes`);
       const insertRecord = db.prepare(
         'INSERT INTO access_records (owner_id, kind, receiver_email, active, created_at, updated_at) VALUES (?, ?, ?, 1, ?, ?)',
       );
-      const restricted = insertRecord.run(admin.id, 'restricted', LIBRARY_RESTRICTED.email, created, created).lastInsertRowid;
+      const restricted = insertRecord.run(ids.admin, 'restricted', LIBRARY_RESTRICTED.email, STAMP, STAMP).lastInsertRowid;
       const insertShared = db.prepare('INSERT INTO access_record_images (record_id, image_id, created_at) VALUES (?, ?, ?)');
-      for (const id of sharedImageIds(count)) insertShared.run(restricted, id, created);
-      insertRecord.run(admin.id, 'all', LIBRARY_ALL_ACCESS.email, created, created);
-      if (db.prepare("SELECT 1 FROM pragma_table_info('users') WHERE name = 'email_confirmed_at'").get()) {
-        const confirm = db.prepare('UPDATE users SET email_confirmed_at = created_at WHERE email = ?');
-        for (const account of PLAIN_ACCOUNTS) confirm.run(account.email);
-      }
+      for (const id of sharedImageIds(plan)) insertShared.run(restricted, id, STAMP);
+      insertRecord.run(ids.admin, 'all', LIBRARY_ALL_ACCESS.email, STAMP, STAMP);
+      const confirm = db.prepare('UPDATE users SET email_confirmed_at = created_at WHERE email = ?');
+      for (const account of PLAIN_ACCOUNTS) confirm.run(account.email);
+      for (const { sql } of indexes) db.exec(sql);
+      step(`${indexes.length} indexes built`);
     })();
     // The server never runs ANALYZE, so neither do we: the library looks like one grown by uploads.
-    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.pragma('locking_mode = NORMAL');
+    db.pragma('journal_mode = WAL');
   } finally {
     db.close();
   }
 }
 
+/** Image ids of the restricted share (the plan picks photos; ids are their upload positions). */
+function sharedImageIds(plan) {
+  const idOf = new Uint32Array(plan.count);
+  for (let k = 0; k < plan.count; k += 1) idOf[plan.order[k]] = k + 1;
+  return [...plan.sharedPhotos].map((p) => idOf[p]).sort((a, b) => a - b);
+}
+
 // ---------------------------------------------------------------------------------------------
-// PostgreSQL: INSERT … SELECT FROM unnest($1::type[], …) in chunks, one transaction.
+// PostgreSQL: COPY in one transaction, foreign-key triggers off (session_replication_role, when
+// the role may set it), the secondary indexes dropped first and built again after.
 
-const PG_TYPES = {
-  media: ['int', 'text', 'text', 'bigint', 'text', 'int', 'int', 'text', 'text', 'text', 'float8', 'float8', 'text', 'text', 'text', 'text', 'text'],
-  images: ['int', 'int', 'int', 'text', 'text', 'int', 'text'],
-};
-
-async function insertPostgres({ postgres, count }) {
+async function insertPostgres({ postgres, count, plan, pictures, step }) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: postgres });
   await client.connect();
   try {
     const { rows: users } = await client.query('SELECT id, email FROM users');
     const ids = accountIds((email) => users.find((u) => u.email === email)?.id);
-    const admin = { id: ids.admin };
-    const chunk = 10_000;
-    const flush = async (table, columns, batch) => {
-      const arrays = columns.map((c) => batch.map((r) => r[c]));
-      const casts = PG_TYPES[table].map((t, k) => `$${k + 1}::${t}[]`).join(', ');
-      await client.query(`INSERT INTO ${table} (${columns.join(', ')}) SELECT * FROM unnest(${casts})`, arrays);
-    };
+    const familyId = users.find((u) => u.email === LIBRARY_ALL_ACCESS.email).id;
     await client.query('BEGIN');
-    let media = [];
-    let images = [];
-    for await (const row of rows(count, ids)) {
-      media.push(row.media);
-      images.push(row.image);
-      if (media.length === chunk) {
-        await flush('media', MEDIA_COLUMNS, media);
-        await flush('images', IMAGE_COLUMNS, images);
-        media = [];
-        images = [];
+    await client.query("SET LOCAL synchronous_commit = off");
+    await client.query("SET LOCAL maintenance_work_mem = '512MB'");
+    try {
+      await client.query('SAVEPOINT replica');
+      await client.query("SET LOCAL session_replication_role = 'replica'");
+    } catch {
+      await client.query('ROLLBACK TO SAVEPOINT replica'); // not a superuser: foreign keys are checked row by row
+    }
+    // Secondary indexes only: those behind primary keys and unique constraints stay.
+    const { rows: indexes } = await client.query(
+      `SELECT i.indexname AS name, i.indexdef AS sql FROM pg_indexes i
+        WHERE i.schemaname = current_schema() AND i.tablename = ANY($1::text[])
+          AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = (quote_ident(i.schemaname) || '.' || quote_ident(i.indexname))::regclass)`,
+      [BULK_TABLES],
+    );
+    for (const { name } of indexes) await client.query(`DROP INDEX "${name}"`);
+
+    const chunk = 5000;
+    const both = (function* () {
+      for (let start = 1; start <= count; start += chunk) {
+        const media = [];
+        const images = [];
+        for (let id = start; id < Math.min(start + chunk, count + 1); id += 1) {
+          const row = photoRow(plan, id, ids, pictures);
+          media.push(row.media);
+          images.push(row.image);
+        }
+        yield { media, images };
       }
-    }
-    if (media.length) {
-      await flush('media', MEDIA_COLUMNS, media);
-      await flush('images', IMAGE_COLUMNS, images);
-    }
-    const { tags, imageTags, created } = tagRows(count);
-    await client.query('INSERT INTO tags (id, name, usage_count, created_at) SELECT * FROM unnest($1::int[], $2::text[], $3::int[], $4::text[])', [
-      tags.map((t) => t.id), tags.map((t) => t.name), tags.map((t) => t.usage_count), tags.map((t) => t.created_at),
+    })();
+    // Two COPYs cannot run at once on one connection: media first (images reference them), keeping
+    // each chunk's images for the second.
+    const imageChunks = [];
+    await copyRows(client, 'media', MEDIA_COLUMNS, (function* () {
+      for (const { media, images } of both) {
+        imageChunks.push(images);
+        yield media;
+      }
+    })());
+    await copyRows(client, 'images', IMAGE_COLUMNS, (function* () {
+      while (imageChunks.length) yield imageChunks.shift();
+    })());
+    step(`${count.toLocaleString('en')} media + images rows`);
+
+    const { tags, imageIds, tagIds } = tagRows(count);
+    await copyRows(client, 'tags', ['id', 'name', 'usage_count', 'created_at'], [tags]);
+    await copyRows(client, 'image_tags', ['image_id', 'tag_id', 'tagged_by', 'kind', 'created_at'], (function* () {
+      for (let k = 0; k < imageIds.length; k += 20_000) {
+        const rows = [];
+        for (let j = k; j < Math.min(k + 20_000, imageIds.length); j += 1) rows.push([imageIds[j], tagIds[j], ids.admin, 'tag', STAMP]);
+        yield rows;
+      }
+    })());
+    const likes = likeRows(count);
+    await copyRows(client, 'likes', ['image_id', 'user_id', 'created_at'], [
+      [...likes.admin.map((id) => [id, ids.admin, STAMP]), ...likes.family.map((id) => [id, familyId, STAMP])],
     ]);
-    for (let k = 0; k < imageTags.image_id.length; k += 100_000) {
-      const ids = imageTags.image_id.slice(k, k + 100_000);
-      await client.query(
-        `INSERT INTO image_tags (image_id, tag_id, tagged_by, kind, created_at) SELECT i, t, $3::int, 'tag', $4::text FROM unnest($1::int[], $2::int[]) AS u(i, t)`,
-        [ids, imageTags.tag_id.slice(k, k + 100_000), admin.id, created],
-      );
-    }
+    step(`${imageIds.length.toLocaleString('en')} image tags, ${(likes.admin.length + likes.family.length).toLocaleString('en')} likes`);
     for (const table of ['media', 'images', 'tags']) {
       await client.query(`SELECT setval(pg_get_serial_sequence('${table}', 'id'), (SELECT max(id) FROM ${table}))`);
     }
     const insertRecord = (kind, email) =>
       client.query(
         'INSERT INTO access_records (owner_id, kind, receiver_email, active, created_at, updated_at) VALUES ($1, $2, $3, 1, $4, $4) RETURNING id',
-        [admin.id, kind, email, created],
+        [ids.admin, kind, email, STAMP],
       );
     const restricted = (await insertRecord('restricted', LIBRARY_RESTRICTED.email)).rows[0].id;
     await client.query('INSERT INTO access_record_images (record_id, image_id, created_at) SELECT $1, i, $3 FROM unnest($2::int[]) AS u(i)', [
-      restricted, sharedImageIds(count), created,
+      restricted, sharedImageIds(plan), STAMP,
     ]);
     await insertRecord('all', LIBRARY_ALL_ACCESS.email);
-    const confirmable = await client.query("SELECT 1 FROM information_schema.columns WHERE table_name = 'users' AND column_name = 'email_confirmed_at'");
-    if (confirmable.rowCount > 0) {
-      await client.query('UPDATE users SET email_confirmed_at = created_at WHERE email = ANY($1::text[])', [PLAIN_ACCOUNTS.map((a) => a.email)]);
-    }
+    await client.query('UPDATE users SET email_confirmed_at = created_at WHERE email = ANY($1::text[])', [PLAIN_ACCOUNTS.map((a) => a.email)]);
+    for (const { sql } of indexes) await client.query(sql);
+    step(`${indexes.length} indexes built`);
     await client.query('COMMIT');
     // What autovacuum would have done by the time a real library is this big: statistics for the
     // planner and the visibility map for index-only scans.
-    await client.query('VACUUM ANALYZE media');
-    await client.query('VACUUM ANALYZE images');
-    await client.query('VACUUM ANALYZE tags');
-    await client.query('VACUUM ANALYZE image_tags');
-    await client.query('VACUUM ANALYZE access_records');
-    await client.query('VACUUM ANALYZE access_record_images');
+    for (const table of ['media', 'images', 'tags', 'image_tags', 'likes', 'access_records', 'access_record_images', 'users']) {
+      await client.query(`VACUUM ANALYZE ${table}`);
+    }
+    step('VACUUM ANALYZE');
   } finally {
     await client.end();
   }

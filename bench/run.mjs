@@ -1,26 +1,37 @@
 #!/usr/bin/env node
-// The performance benchmark: ingest, gallery (with tag suggestions and the tag filter) and memory,
-// in one run, against the built server.
-// Prints tables and writes bench/results/latest.json.
+// The performance benchmark: ingest, gallery (with tag suggestions and the tag filter), timeline,
+// memory and zip, in one run, against the built server.
+// Prints tables and writes bench/results/latest.json, merged into what is there: the sections (and
+// gallery rows, timeline sizes) of this run replace their earlier numbers, the others are kept, each
+// with the date and commit of its run (`sectionRuns`).
 //
-//   node bench/run.mjs [--only ingest|gallery|memory|zip] [--quick] [--postgres postgres://…/bench_library]
+//   node bench/run.mjs [--only ingest|gallery|timeline|memory|zip|uploads|reads] [--quick] [--postgres postgres://…/bench_library]
 //                      [--log-level info] [--duration 10] [--profile] [--wait-quiet SECONDS]
 //                      [--server-env K=V,K=V] [--repeat N] [--rows 'tag suggestions,page 1']
+//                      [--timeline-million] [--timeline-sizes 100000,1000000] [--timeline-requests 200]
+// --timeline-million: the timeline rows also on a 1,000,000-image library (bench/.data/library-1m, and
+// the PostgreSQL database named like --postgres's plus '_1m'), built the first time (~1–1.5 min each).
 // "other load" columns: cores used by other processes on the machine during that measurement.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { LIBRARY_ADMIN, benchDir, cores, ensureServerBuilt, gitCommit, installCleanupHandlers, parseArgs, table, waitQuiet } from './lib/common.mjs';
-import { benchBaseline, benchGallery } from './lib/gallery.mjs';
+import { GALLERY_PATHS, benchBaseline, benchGallery } from './lib/gallery.mjs';
 import { benchIngest } from './lib/ingest.mjs';
 import { benchMemory } from './lib/memory.mjs';
+import { MILLION, benchTimeline, millionLibrary } from './lib/timeline.mjs';
 import { benchZip } from './lib/zip.mjs';
+import { benchTusUpload } from './lib/tus-upload.mjs';
+import { benchReadsWhileIngesting } from './lib/reads-while-ingesting.mjs';
 
 const TARGETS = {
   ingestRatio: 1.0, // server images/s ÷ reference images/s
   galleryP99Ms: 20,
   deepPageFactor: 1.5, // page 2000 p99 ÷ page 1 p99
   peakRssMB: 250,
+  tusPeakRssMB: 250, // issue 15
+  tusVsMultipart: 0.9, // tus throughput within 10% of multipart
+  readsWhileIngesting: 2.0, // gallery page 1 p99 while ingesting ÷ idle (issue 14)
 };
 
 const args = parseArgs(process.argv.slice(2), {
@@ -34,14 +45,23 @@ const args = parseArgs(process.argv.slice(2), {
   'wait-quiet': 'number',
   repeat: 'number',
   rows: 'string',
+  'timeline-million': 'boolean',
+  'timeline-sizes': 'string',
+  'timeline-requests': 'number',
 });
-const sections = args.only ? args.only.split(',') : ['ingest', 'gallery', 'memory', 'zip'];
-for (const s of sections) if (!['ingest', 'gallery', 'memory', 'zip'].includes(s)) throw new Error(`--only: unknown section "${s}"`);
+const SECTIONS = ['ingest', 'gallery', 'timeline', 'memory', 'zip', 'uploads', 'reads'];
+const sections = args.only ? args.only.split(',') : SECTIONS;
+for (const s of sections) if (!SECTIONS.includes(s)) throw new Error(`--only: unknown section "${s}"`);
+// The timeline rows' library sizes: the 100,000-image library, and with --timeline-million a million.
+const timelineSizes = args['timeline-sizes']
+  ? args['timeline-sizes'].split(',').map((n) => Number(n.replace(/_/g, '')))
+  : [100_000, ...(args['timeline-million'] ? [MILLION] : [])];
+for (const n of timelineSizes) if (![100_000, MILLION].includes(n)) throw new Error(`--timeline-sizes: ${n} is not 100000 or 1000000`);
 const quick = Boolean(args.quick);
 // The server's default log level: request logs are part of what a deployed server does.
 const logLevel = args['log-level'] ?? 'info';
 const duration = args.duration ?? (quick ? 3 : 10);
-// On a shared machine: run ingest and gallery measurements N times and keep the best of each.
+// On a shared machine: run ingest, gallery and timeline measurements N times and keep the best of each.
 const repeat = Math.max(1, args.repeat ?? 1);
 // Only the gallery rows whose name contains one of these (e.g. --rows 'tag suggestions').
 const rowFilter = args.rows ? args.rows.split(',').map((r) => r.trim()).filter(Boolean) : undefined;
@@ -68,7 +88,7 @@ const results = {
   date: startedAt.toISOString(),
   commit: gitCommit(),
   machine: { cores, cpu: os.cpus()[0]?.model, memoryGB: Math.round(os.totalmem() / 1024 ** 3), node: process.version, loadAverageAtStart: os.loadavg().map((l) => Number(l.toFixed(2))) },
-  options: { quick, sections, logLevel, postgres: Boolean(args.postgres), galleryDurationSeconds: duration, repeat, serverEnv },
+  options: { quick, sections, logLevel, postgres: Boolean(args.postgres), galleryDurationSeconds: duration, repeat, serverEnv, ...(rowFilter ? { rows: rowFilter } : {}), ...(sections.includes('timeline') ? { timelineSizes } : {}) },
   build: build.ok ? 'ok' : `tsc failed, used existing server/dist: ${build.error}`,
   targets: [],
 };
@@ -88,6 +108,30 @@ try {
       );
     }
   }
+  if (sections.includes('timeline')) {
+    const requests = args['timeline-requests'] ?? (quick ? 50 : 200);
+    await header('timeline', `Timeline (${requests} requests in a row per row, ${timelineSizes.map((n) => n.toLocaleString('en')).join(' and ')} images)`);
+    results.timeline = [];
+    for (const count of timelineSizes) {
+      for (const backend of ['sqlite', ...(args.postgres ? ['postgres'] : [])]) {
+        const million = count === MILLION ? millionLibrary(backend === 'postgres' ? args.postgres : undefined) : {};
+        results.timeline.push(
+          await benchTimeline({
+            backend,
+            count,
+            postgres: backend === 'postgres' ? (million.postgres ?? args.postgres) : undefined,
+            dataDir: million.dataDir,
+            requests,
+            afterChange: Math.max(20, Math.round(requests / 2)),
+            afterReset: Math.max(5, Math.round(requests / 20)),
+            repeat,
+            logLevel,
+            env: serverEnv,
+          }),
+        );
+      }
+    }
+  }
   if (sections.includes('memory')) {
     await header('memory', `Memory (${quick ? '128 MB' : '1 GB'} bulk upload)`);
     results.memory = await benchMemory({ targetBytes: quick ? 128 * 1024 ** 2 : 1024 ** 3, logLevel, env: serverEnv });
@@ -95,6 +139,14 @@ try {
   if (sections.includes('zip')) {
     await header('zip', `Zip download (${quick ? '128 MB' : '1 GB'} of originals)`);
     results.zip = await benchZip({ targetBytes: quick ? 128 * 1024 ** 2 : 1024 ** 3, logLevel, env: serverEnv });
+  }
+  if (sections.includes('uploads')) {
+    await header('uploads', `Resumable upload (${quick ? '128 MB' : '1 GB'} through tus, then the same through multipart)`);
+    results.uploads = await benchTusUpload({ targetBytes: quick ? 128 * 1024 ** 2 : 1024 ** 3, compareMultipart: true, logLevel, env: serverEnv });
+  }
+  if (sections.includes('reads')) {
+    await header('reads', 'Reads while ingesting (gallery page 1, idle and during the 30-photo upload)');
+    results.reads = await benchReadsWhileIngesting({ count: quick ? 10 : 30, logLevel, env: serverEnv });
   }
 } catch (error) {
   console.error(`\nBenchmark failed: ${error instanceof Error ? error.stack : error}`);
@@ -173,6 +225,25 @@ if (results.gallery?.length) {
   console.log('other load = cores used on average by other processes meanwhile (not the server, its database backends or the load generator).');
 }
 
+if (results.timeline?.length) {
+  const rows = [['Database', 'Images', 'Call', 'Account', 'first ms', 'p50 ms', 'p99 ms', 'max ms', 'requests', 'other load', 'Target', 'Verdict']];
+  for (const t of results.timeline) {
+    for (const e of t.endpoints) {
+      const target = e.p99TargetMs;
+      rows.push([t.backend, t.images.toLocaleString('en'), e.name, e.account, e.firstRequestMs ?? '', e.p50, e.p99, e.max, e.requests, e.otherLoadCores ?? '',
+        target ? `p99 ≤ ${target} ms` : '',
+        target ? verdict(`timeline ${t.backend} ${t.images} ${e.name}: p99 ms`, e.p99, target, { unit: ' ms', otherLoad: [e.otherLoadCores] }) : '']);
+    }
+    const built = t.libraryBuilt ? `library built in ${t.libraryBuildSeconds} s` : `library reused (built in ${t.libraryBuildSecondsWhenMade} s)`;
+    const beforeResets = t.peakRssBeforeResetsMB ? ` (${t.peakRssBeforeResetsMB} MB before the reset rows)` : '';
+    rows.push([t.backend, t.images.toLocaleString('en'), `server RSS: idle ${t.idleRssMB} MB, peak ${t.peakRssMB} MB${beforeResets}`, '', '', '', '', '', '', '', '', built]);
+    if (t.checks.failed.length) rows.push([t.backend, t.images.toLocaleString('en'), `${t.checks.failed.length} answer checks FAILED`, '', '', '', '', '', '', '', '', t.checks.failed.slice(0, 3).join('; ')]);
+  }
+  console.log('\nTimeline: requests one at a time on a kept-alive connection; "after a change": each right after a like (library version bumped);');
+  console.log('"after a reset": each right after a share was switched off and on (every id list read again; no target)');
+  console.log(table(rows));
+}
+
 if (results.memory) {
   const m = results.memory;
   const v = verdict('memory: peak RSS MB during the 1 GB upload', m.peakRssMB, TARGETS.peakRssMB, { unit: ' MB', digits: 0, otherLoad: [m.otherLoadCores] });
@@ -202,12 +273,89 @@ if (results.zip) {
   );
 }
 
+if (results.uploads) {
+  const u = results.uploads;
+  const memory = verdict('uploads: server peak RSS MB during the 1 GB tus upload', u.peakRssMb, TARGETS.tusPeakRssMB, { unit: ' MB', digits: 0, otherLoad: [u.otherLoadCores] });
+  const ratio = u.tusVsMultipart === undefined ? undefined : verdict('uploads: tus ÷ multipart MB/s', u.tusVsMultipart, TARGETS.tusVsMultipart, { higherIsBetter: true, digits: 2, otherLoad: [u.otherLoadCores] });
+  console.log(`\nResumable upload: ${u.files} files, ${u.megabytes} MB, ${u.parallel} at a time`);
+  console.log(
+    table([
+      ['Measure', 'value', 'Target', 'Verdict'],
+      ['tus MB/s', String(u.mbPerSecond), '', ''],
+      ['multipart MB/s (same files, same server)', String(u.multipartMbPerSecond ?? ''), '', ''],
+      ['tus ÷ multipart', u.tusVsMultipart === undefined ? '' : `${u.tusVsMultipart}×`, `≥ ${TARGETS.tusVsMultipart}×`, ratio ?? ''],
+      ['server peak RSS during tus', `${u.peakRssMb} MB`, `≤ ${TARGETS.tusPeakRssMB} MB`, memory],
+    ]),
+  );
+}
+
+if (results.reads) {
+  const r = results.reads;
+  const ratio = verdict('reads: gallery page 1 p99 while ingesting ÷ idle', r.ratio, TARGETS.readsWhileIngesting, { digits: 2 });
+  console.log('\nReads while ingesting (gallery page 1 after a like, 2 readers)');
+  console.log(
+    table([
+      ['Measure', 'p50 ms', 'p99 ms', 'requests'],
+      ['idle', String(r.idle.p50), String(r.idle.p99), String(r.idle.requests)],
+      [`while ingesting ${r.photos} photos (${r.ingestSeconds} s)`, String(r.whileIngesting.p50), String(r.whileIngesting.p99), String(r.whileIngesting.requests)],
+      [`ratio (target ≤ ${TARGETS.readsWhileIngesting}×)`, '', `${r.ratio}×`, ratio],
+    ]),
+  );
+}
+
 const missed = results.targets.filter((t) => !t.pass);
 console.log(`\n${results.targets.length - missed.length} of ${results.targets.length} targets met.${missed.length ? ` Missed: ${missed.map((t) => t.name).join('; ')}.` : ''}`);
 
 results.machineBusyBeforeSection = busyBefore;
 mkdirSync(path.join(benchDir, 'results'), { recursive: true });
 const out = path.join(benchDir, 'results', 'latest.json');
-writeFileSync(out, `${JSON.stringify(results, null, 2)}\n`);
-console.log(`Results: ${path.relative(process.cwd(), out)}`);
+const previous = existsSync(out) ? JSON.parse(readFileSync(out, 'utf8')) : undefined;
+writeFileSync(out, `${JSON.stringify(mergeResults(previous, results), null, 2)}\n`);
+console.log(`Results: ${path.relative(process.cwd(), out)}${previous ? ' (merged: sections not run now keep their earlier numbers)' : ''}`);
 process.exit(process.exitCode ?? 0);
+
+/**
+ * This run's results over the earlier ones: a section run now replaces that section (gallery: the
+ * rows run now, per database; timeline: the sizes run now, per database); the others stay, with
+ * the run they came from in `sectionRuns`. Targets are replaced by name.
+ */
+function mergeResults(previous, current) {
+  if (!previous) return { ...current, sectionRuns: runsOf(current, current.options.sections) };
+  const sectionOf = (name) => name.match(/^(ingest|gallery|timeline|memory|zip|uploads|reads)\b/)?.[1] ?? 'other';
+  const earlierRuns = previous.sectionRuns ?? runsOf(previous, SECTIONS.filter((s) => previous[s] !== undefined));
+  const merged = { ...previous, ...current, sectionRuns: { ...earlierRuns, ...runsOf(current, current.options.sections) } };
+  for (const section of ['ingest', 'memory', 'zip', 'uploads', 'reads']) if (current[section] === undefined && previous[section] !== undefined) merged[section] = previous[section];
+  if (current.galleryBaseline === undefined && previous.galleryBaseline !== undefined) merged.galleryBaseline = previous.galleryBaseline;
+  // Each gallery row and timeline size says when it was measured; gallery rows in GALLERY_PATHS order.
+  const stamped = (items) => items?.map((item) => ({ measuredAt: current.date, ...item }));
+  const rank = (e) => { const k = GALLERY_PATHS.findIndex((p) => p.name === e.name); return k < 0 ? GALLERY_PATHS.length : k; };
+  merged.gallery = mergeBy(previous.gallery, current.gallery?.map((g) => ({ ...g, endpoints: stamped(g.endpoints) })), (g) => g.backend, (old, now) => ({
+    ...now,
+    endpoints: mergeBy(old.endpoints, now.endpoints, (e) => e.name).sort((a, b) => rank(a) - rank(b)),
+  }));
+  merged.timeline = mergeBy(previous.timeline, stamped(current.timeline), (t) => `${t.backend}/${t.images}`);
+  const targets = mergeBy(previous.targets, current.targets, (t) => t.name);
+  merged.targets = targets?.map((t) => ({ section: sectionOf(t.name), ...t }));
+  merged.machineBusyBeforeSection = { ...previous.machineBusyBeforeSection, ...current.machineBusyBeforeSection };
+  for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
+  return merged;
+}
+
+/** Earlier entries with new ones replacing those of the same key (in place), new keys appended. */
+function mergeBy(earlier, now, keyOf, combine = (_old, fresh) => fresh) {
+  if (!now) return earlier;
+  if (!earlier) return now;
+  const fresh = new Map(now.map((item) => [keyOf(item), item]));
+  const out = earlier.map((item) => {
+    const key = keyOf(item);
+    if (!fresh.has(key)) return item;
+    const replaced = combine(item, fresh.get(key));
+    fresh.delete(key);
+    return replaced;
+  });
+  return [...out, ...fresh.values()];
+}
+
+function runsOf(r, names) {
+  return Object.fromEntries(names.map((s) => [s, { date: r.date, commit: r.commit, quick: r.options?.quick, repeat: r.options?.repeat, loadAverageAtStart: r.machine?.loadAverageAtStart }]));
+}

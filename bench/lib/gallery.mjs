@@ -25,22 +25,25 @@ export const GALLERY_PATHS = [
   { name: 'tag filter', p99TargetMs: 100, path: '/api/headerSearchTags', method: 'POST', body: { query: ['summer', 'spring'] }, auth: true, check: (json) => json.images?.length > 0 },
 ];
 
-/** Builds the library unless a complete one of `count` images is already there. */
-export async function ensureLibrary({ backend, postgres, count = DEFAULT_COUNT, log }) {
-  const dataDir = backend === 'postgres' ? DEFAULT_LIBRARY_PG_DIR : DEFAULT_LIBRARY_DIR;
+/**
+ * Builds the library unless a complete one of `count` images is already there: by default the
+ * 100,000-image one in bench/.data/library (SQLite) or library-pg (with `postgres`).
+ */
+export async function ensureLibrary({ backend, postgres, count = DEFAULT_COUNT, dataDir, log }) {
+  dataDir ??= backend === 'postgres' ? DEFAULT_LIBRARY_PG_DIR : DEFAULT_LIBRARY_DIR;
   const present = backend === 'postgres' ? await postgresCount(postgres) : await sqliteCount(dataDir);
   const infoFile = path.join(dataDir, 'library.json');
   const info = existsSync(infoFile) ? JSON.parse(readFileSync(infoFile, 'utf8')) : undefined;
   const schema = schemaFingerprint();
   const current = info?.count === count && info?.schema === schema && info?.tags === VOCABULARY_SIZE && info?.layout === LIBRARY_LAYOUT;
-  if (present === count && current) return { dataDir, built: false };
+  if (present === count && current) return { dataDir, built: false, info };
   const why = info && info.schema !== schema
     ? 'the server\'s migrations changed since it was built'
-    : info && info.layout !== LIBRARY_LAYOUT ? 'it predates the plain accounts and shares' : `found ${present ?? 'none'}`;
-  log(`  building the ${count.toLocaleString('en')}-image ${backend} library (${why})...`);
+    : info && info.layout !== LIBRARY_LAYOUT ? `its layout ${info.layout ?? 1} predates layout ${LIBRARY_LAYOUT} (the timeline)` : `found ${present ?? 'none'}`;
+  log(`  building the ${count.toLocaleString('en')}-image ${backend} library in ${path.relative(process.cwd(), dataDir)} (${why})...`);
   const made = await makeLibrary({ count, dataDir, postgres: backend === 'postgres' ? postgres : undefined, log: () => {} });
   log(`  library built in ${made.seconds.toFixed(1)} s`);
-  return { dataDir, built: true, seconds: made.seconds };
+  return { dataDir, built: true, seconds: made.seconds, info: JSON.parse(readFileSync(infoFile, 'utf8')) };
 }
 
 function sqliteCount(dataDir) {
@@ -153,7 +156,7 @@ export async function benchGallery({ backend, postgres, rows, duration = 10, war
 }
 
 /** The PostgreSQL backend processes serving the bench database (their CPU is the database's share). */
-async function postgresBackends(url) {
+export async function postgresBackends(url) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -167,7 +170,7 @@ async function postgresBackends(url) {
   };
 }
 
-function sumCpu(pids) {
+export function sumCpu(pids) {
   return pids.reduce((sum, pid) => sum + (cpuSeconds(pid) || 0), 0);
 }
 

@@ -18,6 +18,10 @@ export const image = z.object({
   width: z.number().int().nullable(),
   height: z.number().int().nullable(),
   takenAt: z.string().nullable(),
+  /** The instant every list sorts by (ISO, UTC): date taken, else the file's date, else the upload (decision 0009). */
+  sortedAt: z.string(),
+  /** Where `sortedAt` comes from; 'upload' means the date the photo was taken is unknown. */
+  dateSource: z.enum(['taken', 'file', 'upload']),
   camera: z.string().nullable(),
   gps: z.object({ latitude: z.number(), longitude: z.number() }).nullable(),
   tags: z.array(z.string()),
@@ -100,6 +104,6 @@ export type UploadOutcome = z.infer<typeof uploadOutcome>;
 export const bulkUpload = defineCall({
   method: 'POST', path: '/bulk-upload', tag: 'images', access: 'user',
   summary: 'Upload many images (multipart, repeated field images); each file gets its own outcome',
-  multipart: { fields: 'images: repeated image files' },
+  multipart: { fields: "images: repeated image files; lastModified (optional, before a file): that file's last-modified time in ms since 1970, its date when it records none" },
   response: z.object({ message: z.string(), results: z.array(uploadOutcome) }),
 });

@@ -10,7 +10,9 @@ import * as profile from './profile.js';
 import * as sharing from './sharing.js';
 import * as tags from './tags.js';
 import * as templates from './templates.js';
+import * as timeline from './timeline.js';
 import * as trash from './trash.js';
+import * as uploads from './uploads.js';
 
 export * from './call.js';
 export * from './common.js';
@@ -19,7 +21,10 @@ export { PROFILE_UPLOADS_LIMIT } from './profile.js';
 export { MAX_ZIP_IMAGES } from './downloads.js';
 export { TRASH_PAGE_SIZE } from './trash.js';
 export type { TrashedImage } from './trash.js';
-export { addresses, admin, auth, downloads, health, images, likes, presence, profile, sharing, tags, templates, trash };
+export { addresses, admin, auth, downloads, health, images, likes, presence, profile, sharing, tags, templates, timeline, trash, uploads };
+export { MAX_CHECK_FILES, TUS_METADATA, TUS_METHODS, TUS_PATH, UPLOAD_OUTCOME_HEADERS } from './uploads.js';
+export type { TusMethodDoc } from './uploads.js';
+export type { ImageInfo, TimelineMonth } from './timeline.js';
 export type { TokenPayload } from './auth.js';
 export type { Profile, Role } from './profile.js';
 export type { Image, UploadOutcome } from './images.js';
@@ -49,10 +54,15 @@ export const calls = {
   getGridImagesOld: images.getGridImagesOld,
   getImage: images.getImage,
   getImageNeighbours: images.getImageNeighbours,
+  getImageInfo: timeline.getImageInfo,
+  getTimeline: timeline.getTimeline,
+  getTimelineMonth: timeline.getTimelineMonth,
   getLibrary: images.getLibrary,
   searchImages: images.searchImages,
   deleteImages: images.deleteImages,
   bulkUpload: images.bulkUpload,
+  checkUploads: uploads.checkUploads,
+  getUploadOutcome: uploads.getUploadOutcome,
   getExistingTags: tags.getExistingTags,
   tagsOfSelection: tags.tagsOfSelection,
   addTags: tags.addTags,

@@ -29,7 +29,7 @@ export interface RunningApp {
   admin: Person & { token: string };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const probe = createServer().listen(0, '127.0.0.1', () => {
       const { port } = probe.address() as AddressInfo;
@@ -69,7 +69,7 @@ async function startMailbox() {
   return { url: `smtp://127.0.0.1:${port}`, mailbox, close: () => new Promise<void>((r) => smtp.close(() => r())) };
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);

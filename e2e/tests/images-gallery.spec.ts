@@ -2,31 +2,35 @@ import type { Page, Route } from '@playwright/test';
 import { expect, galleryIds, getByApi, newPerson, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
 
 const SEEDED = 130;
-const PAGE_SIZE = 50; // spec §9
+const MONTH_PAGE = 100; // the timeline reads a month 100 photos at a time
 const LOADING_MORE = 'Loading more images...';
 
-/** How many images the grid holds (every tile says so in aria-setsize), or 0 before the first tile. */
-async function loadedCount(page: Page): Promise<number> {
+/** How many photos the timeline holds (every tile says so in aria-setsize), or 0 before the first tile. */
+async function timelineSize(page: Page): Promise<number> {
   const first = page.getByRole('list', { name: 'Gallery' }).getByRole('listitem').first();
   if ((await first.count()) === 0) return 0;
   return Number(await first.getAttribute('aria-setsize'));
 }
 
-/** Tiles and pictures in the DOM right now (the grid is virtualized: only rows near the viewport). */
+/** Tiles and pictures in the DOM right now (the timeline is virtualized: only rows near the viewport). */
 async function renderedCounts(page: Page): Promise<{ tiles: number; pictures: number }> {
   const gallery = page.getByRole('list', { name: 'Gallery' });
   return { tiles: await gallery.getByRole('listitem').count(), pictures: await gallery.locator('img').count() };
 }
 
+/** Scrolls the timeline (its own scroll container, not the window) to its end. */
+async function scrollTimelineToEnd(page: Page): Promise<void> {
+  await page.getByRole('list', { name: 'Gallery' }).locator('..').evaluate((scroller) => scroller.scrollTo(0, scroller.scrollHeight));
+}
+
 /**
- * Holds GET /api/gridimages?page=N back until released, so a test can see the loading state
- * without racing the server. `asked` tells whether the app requested that page yet.
+ * Holds the first request matching `matches` back until released, so a test can see the loading
+ * state without racing the server. `asked` tells whether the app made that request yet.
  */
-async function holdBack(page: Page, pageNumber: number) {
+async function holdBack(page: Page, matches: (url: URL) => boolean) {
   let open!: () => void;
   const gate = new Promise<void>((resolve) => (open = resolve));
   let asked = false;
-  const matches = (url: URL) => url.pathname === '/api/gridimages' && url.searchParams.get('page') === String(pageNumber);
   const handler = async (route: Route) => {
     asked = true;
     await gate;
@@ -36,65 +40,57 @@ async function holdBack(page: Page, pageNumber: number) {
   return { asked: () => asked, release: () => open() };
 }
 
-test('the gallery pages in 130 images as the reader scrolls, keeping the DOM small', async ({ page, app }) => {
+const monthPage = (pageNumber: number) => (url: URL) =>
+  url.pathname.startsWith('/api/timeline/') && url.searchParams.get('page') === String(pageNumber);
+
+test('the timeline reads a month of 130 photos page by page as the reader scrolls, keeping the DOM small', async ({ page, app }) => {
   const token = await signUpByApi(app, newPerson('ga'));
-  // Wide pictures (tiles are capped at 3:1): a justified row holds two, so ~65 rows of which few are rendered.
+  // Uploaded now without a date taken: one month, one day, 26 rows of five of which few are rendered.
   const ids = await seedImages(app.url, token, SEEDED, { prefix: 'wide', width: 64, height: 16 });
   const order = await galleryIds(app.url, token);
   expect(order).toHaveLength(SEEDED);
   expect([...order].sort()).toEqual([...ids].sort());
 
   await signInAs(page, token);
-  // Hold the first and second page answers back, to see what the screen shows meanwhile.
-  const firstPage = await holdBack(page, 1);
-  const secondPage = await holdBack(page, 2);
+  // Hold the timeline and its month's two pages back, to see what the screen shows meanwhile.
+  const months = await holdBack(page, (url) => url.pathname === '/api/timeline');
+  const firstPage = await holdBack(page, monthPage(1));
+  const secondPage = await holdBack(page, monthPage(2));
   await page.goto('/');
   const gallery = page.getByRole('list', { name: 'Gallery' });
 
-  // While the first page loads: the 12 skeleton placeholders (spec §9).
+  // While the timeline loads: the 12 skeleton placeholders (spec §9).
   await expect(page.getByTestId('grid-skeleton')).toHaveCount(12);
-  firstPage.release();
+  months.release();
 
-  // The first page: 50 tiles known to the grid, the newest first, and its pictures load.
+  // The month's first page: 'Loading more images...' meanwhile, then the newest photo first, its picture loaded.
+  await expect(page.getByText(LOADING_MORE)).toBeVisible();
+  await expect(page.getByTestId('grid-skeleton')).toHaveCount(0);
+  firstPage.release();
   const first = gallery.getByRole('listitem').first();
   await expect(first).toHaveAttribute('aria-posinset', '1');
-  await expect(first).toHaveAttribute('aria-setsize', String(PAGE_SIZE));
-  await expect(page.getByTestId('grid-skeleton')).toHaveCount(0);
+  await expect(first).toHaveAttribute('aria-setsize', String(SEEDED));
   const newest = await getByApi<{ imageName: string }>(app.url, token, `/api/images/${order[0]}`);
   await expect(first.locator('img')).toHaveAttribute('alt', newest.body.imageName);
   await expect.poll(() => first.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  expect((await renderedCounts(page)).tiles).toBeLessThan(PAGE_SIZE);
-  expect(secondPage.asked(), 'the first page fills more than the screen, so page 2 waits for scrolling').toBe(false);
-
-  // Near the bottom the next page is asked for, with 'Loading more images...' meanwhile.
-  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-  await expect(page.getByText(LOADING_MORE)).toBeVisible();
-  secondPage.release();
-  await expect.poll(() => loadedCount(page)).toBe(2 * PAGE_SIZE);
-
-  // Scroll to the bottom until the grid holds every image; check the DOM stays bounded on the way.
-  let maxRendered = 0;
-  await expect
-    .poll(
-      async () => {
-        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-        const counts = await renderedCounts(page);
-        maxRendered = Math.max(maxRendered, counts.pictures, counts.tiles);
-        return loadedCount(page);
-      },
-      { message: 'every page loads as the reader scrolls', timeout: 30_000, intervals: [250] },
-    )
-    .toBe(SEEDED);
   await expect(page.getByText(LOADING_MORE)).toHaveCount(0);
+  expect((await renderedCounts(page)).tiles).toBeLessThan(MONTH_PAGE);
+  expect(secondPage.asked(), 'the first page fills more than the screen and the next, so page 2 waits for scrolling').toBe(false);
 
-  // The last tile, the oldest image, is reachable at the bottom and its picture loads.
+  // Near the month's end its second page is asked for, with 'Loading more images...' meanwhile.
+  await scrollTimelineToEnd(page);
+  await expect(page.getByText(LOADING_MORE)).toBeVisible();
+  expect(secondPage.asked()).toBe(true);
+  let maxRendered = 0;
+  const counts = await renderedCounts(page);
+  maxRendered = Math.max(maxRendered, counts.pictures, counts.tiles);
+  secondPage.release();
+  await expect(page.getByText(LOADING_MORE)).toHaveCount(0);
+  expect(await timelineSize(page)).toBe(SEEDED);
+
+  // The last tile, the oldest image, is at the bottom and its picture loads.
   const last = gallery.locator(`[role="listitem"][aria-posinset="${SEEDED}"]`);
-  await expect
-    .poll(async () => {
-      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      return last.isVisible();
-    })
-    .toBe(true);
+  await expect(last).toBeInViewport();
   const oldest = await getByApi<{ imageName: string }>(app.url, token, `/api/images/${order[SEEDED - 1]}`);
   await expect(last.locator('img')).toHaveAttribute('alt', oldest.body.imageName);
   await expect.poll(() => last.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);

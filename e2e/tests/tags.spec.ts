@@ -89,18 +89,26 @@ test('Add Tags says what is missing: a selection, then a tag', async ({ page, ap
 
 test('the tag filter shows matches from the whole library, not only the loaded page, and stops paging', async ({ page, app }) => {
   const token = await signUpByApi(app, newPerson('filterer'));
-  await seedImages(app.url, token, 60, { prefix: 'shore', width: 64, height: 16 });
-  const order = await galleryIds(app.url, token); // newest first: the last 10 are not on page 1
+  // One month of 130: the timeline reads it 100 at a time, so the oldest 30 are not loaded at first.
+  await seedImages(app.url, token, 130, { prefix: 'shore', width: 64, height: 16 });
+  const order = await galleryIds(app.url, token); // newest first
   const tide = uniqueWord('tide');
   const rock = uniqueWord('rock');
   const oldest = order.slice(-5);
   await tagByApi(app.url, token, oldest, [tide]);
   await tagByApi(app.url, token, [order[0]!, order.at(-1)!], [rock]);
   const nameOf = async (id: string) => (await getByApi<{ imageName: string }>(app.url, token, `/api/images/${id}`)).body.imageName;
+  const secondPage: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/timeline/') && url.searchParams.get('page') === '2') secondPage.push(url.href);
+  });
 
   await signInAs(page, token);
   await page.goto('/');
-  await expect.poll(() => gridCount(page)).toBe(50);
+  await expect.poll(() => gridCount(page)).toBe(130);
+  await expect(page.getByRole('list', { name: 'Gallery' }).locator('[aria-posinset="1"]')).toBeVisible();
+  expect(secondPage, 'the oldest photos are not loaded').toEqual([]);
 
   await toolbar(page).getByRole('button', { name: 'Show All Tags' }).click();
   const panel = page.getByRole('region', { name: 'Filter by tag' });
@@ -127,7 +135,7 @@ test('the tag filter shows matches from the whole library, not only the loaded p
   // None chosen: the loaded list is back, and Escape closes the panel.
   await panel.getByRole('button', { name: `#${rock}` }).click();
   await panel.getByRole('button', { name: `#${tide}` }).click();
-  await expect.poll(() => gridCount(page)).toBe(50);
+  await expect.poll(() => gridCount(page)).toBe(130);
   await page.keyboard.press('Escape');
   await expect(panel).toHaveCount(0);
   await expect(toolbar(page).getByRole('button', { name: 'Show All Tags' })).toHaveAttribute('aria-expanded', 'false');

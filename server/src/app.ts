@@ -40,6 +40,7 @@ import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
+import { pruneRemovals } from './images/library-version.js';
 import { readLibraryVersion } from './images/library-version.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { UploadCapacity } from './images/ingest/upload-capacity.js';
@@ -75,7 +76,15 @@ import { mkdir, rm } from 'node:fs/promises';
 import { TrashRepository } from './trash/trash.repository.js';
 import { startTrashPurge } from './trash/trash-purge.js';
 import { registerTrashRoutes } from './trash/trash.routes.js';
+import { registerTimelineRoutes } from './timeline/timeline.routes.js';
+import { TimelineService } from './timeline/timeline.service.js';
 import { TrashService } from './trash/trash.service.js';
+import { FactsBackfillRepository } from './image-info/facts-backfill.repository.js';
+import { startFactsBackfill } from './image-info/facts-backfill.js';
+import { ImageInfoRepository } from './image-info/image-info.repository.js';
+import { registerImageInfoRoutes } from './image-info/image-info.routes.js';
+import { ImageInfoService } from './image-info/image-info.service.js';
+import { registerResumableUploads } from './resumable-uploads/resumable-uploads.js';
 
 export interface AppOptions {
   config: Config;
@@ -158,6 +167,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const visibleIds = new VisibleIds(database.db, imagesRepository);
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor, clock, trashDays: config.trashDays });
+  const timeline = new TimelineService({ images: imagesRepository, visibleIds, presenter });
   const trash = new TrashService({
     trash: new TrashRepository(database.db), images: imagesRepository, presenter, urls: imageUrls, processor, trashDays: config.trashDays,
   });
@@ -202,10 +212,16 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     trashPurge = startTrashPurge({ trash, clock, trashDays: config.trashDays, logger: app.log });
   });
   app.addHook('onClose', async () => trashPurge?.stop());
+  // Pictures stored before the timeline get every fact read again from their originals, in the background.
+  let factsBackfill: ReturnType<typeof startFactsBackfill> | undefined;
+  app.addHook('onReady', async () => {
+    factsBackfill = startFactsBackfill({ repository: new FactsBackfillRepository(database.db), storage, tempDir: config.tempDir, logger: app.log });
+  });
+  app.addHook('onClose', async () => factsBackfill?.stop());
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
-    Promise.all([throttle.prune(authLimits.signinKnownClient), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff)]).catch((err: unknown) =>
+    Promise.all([throttle.prune(authLimits.signinKnownClient), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff), pruneRemovals(database.db)]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 3_600_000);
@@ -221,6 +237,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   await registerMultipart(app, config.uploads.maxFileBytes);
   registerProfileRoutes(app, authenticate, profiles, profileImages, config.uploads.maxFileBytes);
   registerImageRoutes(app, authenticate, images, search);
+  registerImageInfoRoutes(app, authenticate, new ImageInfoService(new ImageInfoRepository(database.db)));
+  registerTimelineRoutes(app, authenticate, timeline);
   registerTagRoutes(app, authenticate, tags);
   registerAdminTagRoutes(app, authenticate, new TagAdminService(tagsRepository, tagChanges));
   registerLikeRoutes(app, authenticate, likes);
@@ -228,7 +246,9 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerSharingRoutes(app, authenticate, sharing, sharedViews);
   registerTemplateRoutes(app, authenticate, templates);
   registerTrashRoutes(app, authenticate, trash);
-  registerUploadRoutes(app, authenticate, ingest, UploadCapacity.forWorkers(config.imageWorkers), {
+  // One capacity for multipart and resumable uploads: the same per-person and per-server limits.
+  const uploadCapacity = UploadCapacity.forWorkers(config.imageWorkers);
+  registerUploadRoutes(app, authenticate, ingest, uploadCapacity, {
     tempDir: config.tempDir,
     maxFileBytes: config.uploads.maxFileBytes,
     maxRequestBytes: config.uploads.maxRequestBytes,
@@ -238,6 +258,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerMediaRoutes(app, { access: mediaAccess, storage, profileSigner: signer, clock });
   const downloads = new DownloadsService({ downloads: new DownloadsRepository(database.db), images: imagesRepository, clock });
   registerDownloadRoutes(app, authenticate, { downloads, storage, clock });
+  await registerResumableUploads(app, { config, database, storage, users, ingest, capacity: uploadCapacity, authenticate, clock });
 
   app.setNotFoundHandler((request, reply) => {
     if (isWebAppNavigation(request)) return reply.sendWebApp();

@@ -11,6 +11,13 @@ interface GridPage {
   pagination: { currentPage: number; hasMore: boolean; totalImages: number };
 }
 
+/** Newest taken first, ties by id (decision 0009). */
+function galleryOrder(images: Image[]): string[] {
+  return [...images]
+    .sort((a, b) => b.sortedAt.localeCompare(a.sortedAt) || Number(b._id) - Number(a._id))
+    .map((image) => image._id);
+}
+
 describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
   let server: TestServer;
   let api: ApiClient;
@@ -49,7 +56,7 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
   afterAll(async () => server?.close());
 
   it('pages through the images a person may see, newest first, with the spec pagination', async () => {
-    const seen: string[] = [];
+    const seen: Image[] = [];
     const expected = [
       { count: 50, hasMore: true },
       { count: 50, hasMore: true },
@@ -61,13 +68,17 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
       expect(res.status).toBe(200);
       expect(res.body.images).toHaveLength(want.count);
       expect(res.body.pagination).toEqual({ currentPage: index + 1, hasMore: want.hasMore, totalImages: 120 });
-      seen.push(...res.body.images.map((image) => image._id));
+      seen.push(...res.body.images);
     }
-    // Newest first: files of one request are processed in parallel, so ids follow arrival in the database.
-    expect(seen).toEqual([...aliceIds].sort((a, b) => Number(b) - Number(a)));
+    // Newest first (decision 0009): these PNGs carry no date, so they sort by upload time, ties by id.
+    expect(seen.map((image) => image._id).sort()).toEqual([...aliceIds].sort());
+    expect(seen.map((image) => image._id)).toEqual(galleryOrder(seen));
+    expect(seen.every((image) => image.dateSource === 'upload' && image.sortedAt === new Date(image.createdAt).toISOString())).toBe(true);
     // An admin sees everyone's; a plain user only their own (DECISIONS §3).
     expect((await page(admin.token, 1)).body.pagination.totalImages).toBe(123);
-    expect((await page(bob.token, 1)).body.images.map((i) => i._id)).toEqual([...bobIds].sort((a, b) => Number(b) - Number(a)));
+    const bobs = (await page(bob.token, 1)).body.images;
+    expect(bobs.map((i) => i._id).sort()).toEqual([...bobIds].sort());
+    expect(bobs.map((i) => i._id)).toEqual(galleryOrder(bobs));
   });
 
   it('lists everything without paging for previous/next, also as the older plain array', async () => {
@@ -75,7 +86,8 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
     expect(all.body.images).toHaveLength(120);
     expect(all.body.pagination).toBeUndefined();
     const old = await api.get<Image[]>('/gridimages', bob.token);
-    expect(old.body.map((i) => i._id)).toEqual([...bobIds].sort((a, b) => Number(b) - Number(a)));
+    expect(old.body.map((i) => i._id)).toEqual(galleryOrder(old.body));
+    expect(old.body.map((i) => i._id).sort()).toEqual([...bobIds].sort());
     const library = await api.get<GridPage>('/library?page=1&limit=2', alice.token);
     expect(library.body.pagination).toEqual({ currentPage: 1, hasMore: true, totalImages: 120 });
   });
@@ -97,7 +109,7 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
   });
 
   it('names the previous and next image in gallery order, wrapping around, for images the person may see', async () => {
-    const order = [...aliceIds].sort((a, b) => Number(b) - Number(a));
+    const order = galleryOrder((await api.get<{ images: Image[] }>('/api/gridimages', alice.token)).body.images);
     const at = async (id: string | undefined) => (await api.get<{ previous: string | null; next: string | null }>(`/api/images/${id}/neighbours`, alice.token)).body;
     expect(await at(order[5])).toEqual({ previous: order[4], next: order[6] });
     expect(await at(order[0])).toEqual({ previous: order.at(-1), next: order[1] });
@@ -186,7 +198,8 @@ describe.each(testDatabases)('gallery, detail and delete on %s', (database) => {
     await upload(server.url, bob.token, [photo]);
     const linked = (await upload(server.url, carol.token, [photo])).body.results?.[0]?.imageId;
     const after = await page(carol.token, 1);
-    expect(after.body.images.map((i) => i._id)).toEqual([linked, first]);
+    // The camera photo was taken years ago: it sorts after the PNG uploaded just now (decision 0009).
+    expect(after.body.images.map((i) => i._id)).toEqual([first, linked]);
     expect(after.body.pagination.totalImages).toBe(2);
     await api.post('/api/deleteImages', { imageIds: [first] }, carol.token);
     expect((await page(carol.token, 1)).body.images.map((i) => i._id)).toEqual([linked]);

@@ -53,7 +53,7 @@ describe.each(testDatabases)('likes on %s', (database) => {
     expect((await api.get<Image>(`/api/images/${a}`, alice.token)).body).toMatchObject({ likes: 1, liked: false });
   });
 
-  it('lists My Favorite Images: what this person liked, most recently liked first', async () => {
+  it('lists My Favorite Images: what this person liked, in gallery order (newest taken first)', async () => {
     const [a1, a2, a3] = (await fx.images(alice, 3)) as [string, string, string];
     const carol = await fx.signUpConfirmed('carol');
     await like(carol, a1, true); // not visible to Carol: refused, so not a favourite
@@ -64,7 +64,9 @@ describe.each(testDatabases)('likes on %s', (database) => {
     await like(alice, a3, true);
     const res = await api.get<{ data: Image[] }>('/my-liked-images', carol.token);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((i) => i._id)).toEqual([a1, a2]);
+    // Issue 11: every list in gallery order, whatever the order of liking.
+    const gallery = (await api.get<{ images: Image[] }>('/api/gridimages?page=1&limit=200', carol.token)).body.images.map((i) => i._id);
+    expect(res.body.data.map((i) => i._id)).toEqual(gallery.filter((each) => each === a1 || each === a2));
     expect(res.body.data.every((i) => i.liked)).toBe(true);
     // A favourite that is deleted leaves the list (its likes go with it).
     await api.post('/api/deleteImages', { imageIds: [a1] }, alice.token);

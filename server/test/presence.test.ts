@@ -46,7 +46,7 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
     expect((await names(bob, a)).body).toEqual([alice.username, bob.username]);
   });
 
-  it("lists Photos I'm in with a thumbnail URL, name and tags, most recently marked first", async () => {
+  it("lists Photos I'm in with a thumbnail URL, name and tags, in gallery order", async () => {
     const carol = await fx.signUpConfirmed('carol');
     const [c1, c2, c3] = (await fx.images(carol, 3)) as [string, string, string];
     await api.post('/add-tags', { tags: ['Party', 'friends'], imageIds: [c2] }, carol.token);
@@ -55,9 +55,12 @@ describe.each(testDatabases)("I'm in this photo on %s", (database) => {
     await api.post('/inPhoto', { imageId: c1 }, carol.token);
     const res = await api.get<{ data: PhotoIn[] }>('/photosUserTaggedIn', carol.token);
     expect(res.status).toBe(200);
-    expect(res.body.data.map((p) => p.id)).toEqual([c1, c2]);
-    expect(res.body.data[1]).toMatchObject({ tags: ['friends', 'party'], imageName: expect.stringMatching(/^pic-\d+$/) });
-    const thumb = await fetch(new URL(res.body.data[1]?.imageUrl ?? '', server.url));
+    // Issue 11: every list in gallery order (newest taken first), whatever the order of marking.
+    const gallery = (await api.get<{ images: { _id: string }[] }>('/api/gridimages?page=1&limit=200', carol.token)).body.images.map((i) => i._id);
+    expect(res.body.data.map((p) => p.id)).toEqual(gallery.filter((each) => each === c1 || each === c2));
+    const marked = res.body.data.find((p) => p.id === c2);
+    expect(marked).toMatchObject({ tags: ['friends', 'party'], imageName: expect.stringMatching(/^pic-\d+$/) });
+    const thumb = await fetch(new URL(marked?.imageUrl ?? '', server.url));
     expect(thumb.status).toBe(200);
     expect(thumb.headers.get('content-type')).toContain('image/');
     expect(res.body.data.map((p) => p.id)).not.toContain(c3);

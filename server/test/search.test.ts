@@ -20,7 +20,9 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
   const filter = (person: Person, query: string | string[]) =>
     api.post<{ images?: Image[]; message?: string }>('/api/headerSearchTags', { query }, person.token);
   const ids = (images: Image[] | undefined) => (images ?? []).map((i) => i._id);
-  const newestFirst = (list: string[]) => [...list].sort((a, b) => Number(b) - Number(a));
+  /** Gallery order (decision 0009): these pictures carry no date, so by upload time, ties by id. */
+  let rank = new Map<string, number>();
+  const newestFirst = (list: string[]) => [...list].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0));
 
   beforeAll(async () => {
     server = await startTestServer(database, { env: { HIDDEN_TAGS: 'Beachy   Secret' } });
@@ -30,6 +32,8 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
     bob = await fx.signUp('bob');
     pics = await fx.images(alice, 6);
     bobs = await fx.images(bob, 2);
+    const everything = (await api.get<{ images: Image[] }>('/api/gridimages?page=1&limit=200', admin.token)).body.images;
+    rank = new Map(everything.map((image, index) => [image._id, index]));
     const tag = (tags: string[], imageIds: string[], person = alice) => api.post('/add-tags', { tags, imageIds }, person.token);
     // Usage: beach 5 (4 Alice's + 1 Bob's), beachwear 2, bear 1, beacon 1, beat 1, beagle 3, 'beachy secret' (hidden) 6.
     await tag(['beach'], pics.slice(0, 4));

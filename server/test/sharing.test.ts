@@ -38,7 +38,10 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     const files = await Promise.all(Array.from({ length: count }, async () => ({ source: await tinyPng(5000 + seed++), name: `s-${seed}.png` })));
     const res = await upload(server.url, token, files);
     expect(res.status).toBe(200);
-    return (res.body.results ?? []).map((r) => r.imageId ?? '').sort((a, b) => Number(b) - Number(a));
+    const ids = (res.body.results ?? []).map((r) => r.imageId ?? '');
+    // In the uploader's gallery order (newest first; files of one upload get their times in parallel).
+    const order = await galleryIds(token);
+    return ids.sort((a, b) => order.indexOf(a) - order.indexOf(b));
   }
   const galleryIds = async (token: string) => (await api.get<GridPage>('/api/gridimages?page=1&limit=200', token)).body.images.map((i) => i._id);
   const total = async (token: string) => (await api.get<GridPage>('/api/gridimages?page=1&limit=1', token)).body.pagination.totalImages;
@@ -197,8 +200,9 @@ describe.each(testDatabases)('sharing on %s', (database) => {
     const [own] = await uploadTiny(jo.token, 1);
     const [sharedOld, , sharedNew] = await uploadTiny(bob.token, 3).then((ids) => [...ids].reverse());
     expect((await shareRestricted(bob.token, [sharedOld!, sharedNew!], [jo.email])).status).toBe(200);
-    const order = [...new Set([own!, sharedOld!, sharedNew!])].sort((a, b) => Number(b) - Number(a));
-    expect(await galleryIds(jo.token)).toEqual(order);
+    // Gallery order (decision 0009: by upload time here, ties by id); previous/next follow it.
+    const order = await galleryIds(jo.token);
+    expect([...order].sort()).toEqual([own!, sharedOld!, sharedNew!].sort());
     const at = async (id: string) => (await api.get<{ previous: string | null; next: string | null }>(`/api/images/${id}/neighbours`, jo.token)).body;
     expect(await at(order[0]!)).toEqual({ previous: order[2], next: order[1] });
     expect(await at(order[1]!)).toEqual({ previous: order[0], next: order[2] });

@@ -185,8 +185,12 @@ describe.each(testDatabases)('tags on %s', (database) => {
     expect((await api.get<{ data: string[] }>('/user-tags', dave.token)).body.data).toEqual(['apple', 'mango', 'zebra']);
     const tagged = await api.get<{ data: TaggedEntry[] }>('/mytagged-imgs', dave.token);
     expect(tagged.status).toBe(200);
-    // Newest image first (ids of one upload are not in file order: files are processed in parallel).
-    expect(tagged.body.data.map((e) => e.image._id)).toEqual([d1, d2].sort((x, y) => Number(y) - Number(x)));
+    // In the gallery's order: newest taken first, undated photos by upload time (files of one upload are processed in parallel).
+    const galleryOrder = (await api.get<{ images: Image[] }>('/api/gridimages?page=1&limit=50', dave.token)).body.images
+      .map((i) => i._id)
+      .filter((id) => id === d1 || id === d2);
+    expect(galleryOrder).toHaveLength(2);
+    expect(tagged.body.data.map((e) => e.image._id)).toEqual(galleryOrder);
     const entry = (id: string | undefined) => tagged.body.data.find((e) => e.image._id === id);
     expect(entry(d1)?.tags).toEqual(['apple', 'zebra']);
     expect(entry(d1)?.image.tags).toEqual(['admins pick', 'apple', 'zebra']);

@@ -1,4 +1,4 @@
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 
@@ -57,6 +57,30 @@ export function visibleParts<TB extends keyof DB, O>(
   if (user.role === 'admin') return [kept];
   if (!user.emailConfirmed) return [kept.where(ownUpload(user))];
   return [ownUpload(user), allAccessGranted(user), sharedWithRestricted(user)].map((part) => kept.where(part));
+}
+
+/**
+ * Whether the person sees every image anyone can — an admin, or a proven address with an active
+ * all-access record — so that caches of "what this person sees" can share one copy of the whole
+ * library (images/visible-ids.ts). Exactly when `onlyVisible` reduces to `notTrashed` for them.
+ */
+export async function seesWholeLibrary(db: Kysely<DB>, user: AuthUser): Promise<boolean> {
+  if (user.role === 'admin') return true;
+  const address = provenAddress(user);
+  if (address === null) return false;
+  const record = await db
+    .selectFrom('access_records')
+    .select('id')
+    .where('receiver_email', '=', address)
+    .where('active', '=', 1)
+    .where('kind', '=', 'all')
+    .executeTakeFirst();
+  return record !== undefined;
+}
+
+/** The whole library's part of a query (what `seesWholeLibrary` viewers see): every image not in the Trash. */
+export function onlyVisibleToWholeLibraryViewers<TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O> {
+  return notTrashed(query);
 }
 
 /**

@@ -55,6 +55,9 @@ const envSchema = z.object({
   UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(60),
   IMAGE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   TRASH_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
+  // Fractions allowed (tests use seconds); at most 30 days.
+  TUS_EXPIRY_HOURS: z.coerce.number().positive().max(720).default(24),
+  TUS_MAX_UNFINISHED_MB: z.coerce.number().int().min(1).max(1_048_576).default(10_240),
   NODE_ENV: optionalText,
 });
 
@@ -88,6 +91,11 @@ export interface Config {
   imageWorkers: number;
   /** Days a deleted image stays in the Trash before it is purged; 0: deleted at once. */
   trashDays: number;
+  /**
+   * Resumable (tus) uploads: their bytes under `dir` (unless S3 is configured), how long an
+   * unfinished one lives, and how many unfinished bytes one person may hold.
+   */
+  resumableUploads: { dir: string; expiryMs: number; maxUnfinishedBytes: number };
 }
 
 export class ConfigError extends Error {}
@@ -138,6 +146,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
     trashDays: e.TRASH_DAYS,
+    resumableUploads: {
+      dir: path.join(dataDir, 'tus'),
+      expiryMs: Math.round(e.TUS_EXPIRY_HOURS * 3_600_000),
+      maxUnfinishedBytes: e.TUS_MAX_UNFINISHED_MB * 1024 * 1024,
+    },
   };
 }
 

@@ -76,6 +76,19 @@ export interface MediaTable {
   camera: string | null;
   gps_latitude: number | null;
   gps_longitude: number | null;
+  /** The offset EXIF recorded with the date taken ('+09:00'), if any. */
+  taken_offset: string | null;
+  /** The file's own date from its metadata (EXIF ModifyDate), wall-clock like `taken_at`. */
+  file_date: string | null;
+  lens: string | null;
+  f_number: number | null;
+  /** Seconds. */
+  exposure_time: number | null;
+  iso: number | null;
+  /** Millimetres. */
+  focal_length: number | null;
+  /** 0: facts read before the timeline (decision 0009); 1: every fact above read from the original. */
+  facts_version: Generated<number>;
   original_key: string;
   display_key: string | null;
   thumbnail_key: string | null;
@@ -107,6 +120,12 @@ export interface ImagesTable {
   trashed_at: string | null;
   /** Who moved it there (the uploader or an admin). */
   trashed_by: number | null;
+  /** What every list sorts by, newest first: ms since 1970 UTC (timeline/taken-key.ts, decision 0009). */
+  taken_key: Generated<number>;
+  /** Where `taken_key` came from: the date taken, the file's own date, or the upload time. */
+  date_source: Generated<'taken' | 'file' | 'upload'>;
+  /** The file's last-modified time as the uploading client reported it (ISO), if it did. */
+  file_modified_at: string | null;
 }
 
 /** A single row (id 1): `version` changes whenever the set of visible images may have changed. */
@@ -115,6 +134,12 @@ export interface LibraryStateTable {
   version: number;
   /** The last version whose change was more than images becoming visible: readers start over. */
   reset_version: Generated<number>;
+}
+
+/** An image that left the lists (or moved in the order) at a library version (images/library-version.ts). */
+export interface LibraryRemovalsTable {
+  version: number;
+  image_id: number;
 }
 
 /** Who a person shared with (DECISIONS §3): everything ('all') or the listed images ('restricted'). */
@@ -213,6 +238,7 @@ export interface DB {
   media: MediaTable;
   images: ImagesTable;
   library_state: LibraryStateTable;
+  library_removals: LibraryRemovalsTable;
   tags: TagsTable;
   image_tags: ImageTagsTable;
   likes: LikesTable;

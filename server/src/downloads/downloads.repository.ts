@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, UserRow } from '../db/schema.js';
+import { newestReadyIds } from '../images/images.repository.js';
 
 /** One original as a download needs it: where it is stored, its type and size, its uploaded name. */
 export interface OriginalFile {
@@ -69,8 +70,7 @@ export class DownloadsRepository {
 
   /** Ids of the newest ready images (what a share-all link shows), at most `limit`. */
   async newestReady(limit: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('images').select('id').where('ready', '=', 1).orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((row) => row.id);
+    return newestReadyIds(this.db, limit);
   }
 
   async linkRecord(linkHash: string): Promise<LinkRecord | undefined> {

@@ -3,6 +3,7 @@ import { isLinkViewer, maySeeLocation, type Viewer } from '../access/viewer.js';
 import { type ImageUrls, viewerTag } from '../media-access/image-urls.js';
 import type { Clock } from '../shared/clock.js';
 import { urlExpiry } from '../storage/url-signer.js';
+import { keyToIso } from '../timeline/taken-key.js';
 import type { ImageWithMedia } from './images.repository.js';
 
 export type { Viewer } from '../access/viewer.js';
@@ -81,6 +82,8 @@ export class ImagePresenter {
         width: row.media_width,
         height: row.media_height,
         takenAt: row.taken_at,
+        sortedAt: keyToIso(row.taken_key),
+        dateSource: row.date_source,
         camera: row.camera,
         gps:
           row.gps_latitude !== null && row.gps_longitude !== null && maySeeLocation(viewer, row)

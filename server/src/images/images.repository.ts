@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import { onlyInTrashOf, onlyVisible, visibleParts } from '../access/image-visibility.js';
+import { type Kysely, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
+import { onlyInTrashOf, onlyVisible, onlyVisibleToWholeLibraryViewers, visibleParts } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
 import { addTagUsageOfImages, forgetTagsOfImages } from '../tags/tag-changes.repository.js';
@@ -20,41 +20,71 @@ export type ImageWithMedia = ImageRow & {
   thumbnail_key: string | null;
 };
 
+/** An image's place in gallery order: newest `taken_key` first, ties by id (decision 0009). */
+export interface OrderedId {
+  id: number;
+  taken_key: number;
+}
+
+/** A whole list in gallery order, as two columns (ids and their keys). */
+export interface OrderedColumns {
+  ids: number[];
+  keys: number[];
+}
+
+/** Everyone who sees the whole library (`seesWholeLibrary`) reads one list, as this viewer. */
+export const WHOLE_LIBRARY = 'whole-library';
+export type ListViewer = AuthUser | typeof WHOLE_LIBRARY;
+
 /** Reads and deletes people's images. Every read for a person is filtered by `onlyVisible`. */
 export class ImagesRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** Ids of every visible, ready image, newest first (read off the covering index). */
-  async allVisibleIds(user: AuthUser): Promise<number[]> {
-    const rows = await onlyVisible(this.db.selectFrom('images').select('images.id').where('images.ready', '=', 1), user)
-      .orderBy('images.id', 'desc')
-      .execute();
-    return rows.map((row) => row.id);
+  /**
+   * Every visible, ready image in gallery order (read off the covering `(ready, taken_key, id, …)`
+   * index). A million rows as a million result objects take seconds and hundreds of MB of garbage;
+   * aggregated into two comma-separated texts they are one row, parsed in a fraction of that. SQL
+   * does not promise that an aggregate keeps its subquery's order (both databases do here), so the
+   * order is checked and the plain read is the fallback.
+   */
+  async allVisibleIds(viewer: ListViewer): Promise<OrderedColumns> {
+    const ordered = newestTakenFirst(this.visibleTo(this.db.selectFrom('images').select(['images.id', 'images.taken_key']).where('images.ready', '=', 1), viewer));
+    const joined = this.db.getExecutor().adapter instanceof SqliteAdapter
+      ? sql<string>`group_concat(${sql.ref('ordered.id')})`
+      : sql<string>`string_agg(${sql.ref('ordered.id')}::text, ',')`;
+    const joinedKeys = this.db.getExecutor().adapter instanceof SqliteAdapter
+      ? sql<string>`group_concat(${sql.ref('ordered.taken_key')})`
+      : sql<string>`string_agg(${sql.ref('ordered.taken_key')}::text, ',')`;
+    const row = await this.db.selectFrom(ordered.as('ordered')).select([joined.as('ids'), joinedKeys.as('keys')]).executeTakeFirst();
+    const columns = { ids: numbers(row?.ids), keys: numbers(row?.keys) };
+    if (inGalleryOrder(columns)) return columns;
+    const rows = await ordered.execute();
+    return { ids: rows.map((r) => r.id), keys: rows.map((r) => Number(r.taken_key)) };
   }
 
-  /** Ids of visible images that became visible after library version `version`, newest first. */
-  async visibleAfter(user: AuthUser, version: number): Promise<number[]> {
-    const rows = await onlyVisible(
-      this.db
-        .selectFrom('images')
-        .select('images.id')
-        .where('images.ready', '=', 1)
-        .where('images.visible_since', '>', version),
-      user,
-    )
-      .orderBy('images.id', 'desc')
-      .execute();
-    return rows.map((row) => row.id);
+  /** Visible images that became visible after library version `version`, in gallery order. */
+  async visibleAfter(viewer: ListViewer, version: number): Promise<OrderedId[]> {
+    return newestTakenFirst(
+      this.visibleTo(
+        this.db
+          .selectFrom('images')
+          .select(['images.id', 'images.taken_key'])
+          .where('images.ready', '=', 1)
+          .where('images.visible_since', '>', version),
+        viewer,
+      ),
+    ).execute();
   }
 
-  /** Ids of the person's own ready uploads, newest first. */
+  private visibleTo<O>(query: ImagesQuery<O>, viewer: ListViewer): ImagesQuery<O> {
+    return viewer === WHOLE_LIBRARY ? onlyVisibleToWholeLibraryViewers(query) : onlyVisible(query, viewer);
+  }
+
+  /** Ids of the person's own ready uploads, newest taken first. */
   async uploadedBy(userId: number, limit: number): Promise<number[]> {
-    const rows = await this.db
-      .selectFrom('images')
-      .select('id')
-      .where('uploaded_by', '=', userId)
-      .where('ready', '=', 1)
-      .orderBy('id', 'desc')
+    const rows = await newestTakenFirst(
+      this.db.selectFrom('images').select('images.id').where('images.uploaded_by', '=', userId).where('images.ready', '=', 1),
+    )
       .limit(limit)
       .execute();
     return rows.map((row) => row.id);
@@ -79,31 +109,38 @@ export class ImagesRepository {
   }
 
   /**
-   * The visible image next to `id` in gallery order (newest first): `older` is the one after it,
-   * `newer` the one before; at either end it wraps around. Names containing 'disabled' are skipped,
-   * as the gallery hides them (spec §3). Each is one short index walk per part of the visible set.
+   * The visible image next to `from` in gallery order (newest taken first, ties by id): `older` is
+   * the one after it, `newer` the one before; at either end it wraps around. Names containing
+   * 'disabled' are skipped, as the gallery hides them (spec §3). Each is one short index walk per
+   * part of the visible set, from the row value `(taken_key, id)` on.
    */
-  async neighbour(user: AuthUser, id: number, direction: 'older' | 'newer'): Promise<number | undefined> {
+  async neighbour(user: AuthUser, from: OrderedId, direction: 'older' | 'newer'): Promise<number | undefined> {
     const older = direction === 'older';
-    // One short walk per part of the visible set (see visibleParts); the nearest of their answers wins.
-    const nearest = async (from?: number) => {
+    const order = older ? 'desc' : 'asc';
+    const nearest = async (after?: OrderedId) => {
       const base = this.db
         .selectFrom('images')
-        .select('images.id')
+        .select(['images.id', 'images.taken_key'])
         .where('images.ready', '=', 1)
         .where(sql<boolean>`lower(images.image_name) not like '%disabled%'`);
+      const start =
+        after === undefined
+          ? base
+          : base.where(sql<boolean>`(images.taken_key, images.id) ${sql.raw(older ? '<' : '>')} (${after.taken_key}, ${after.id})`);
       const steps = await Promise.all(
-        visibleParts(from === undefined ? base : base.where('images.id', older ? '<' : '>', from), user).map((part) =>
-          part.orderBy('images.id', older ? 'desc' : 'asc').limit(1).executeTakeFirst(),
+        visibleParts(start, user).map((part) =>
+          part.orderBy('images.taken_key', order).orderBy('images.id', order).limit(1).executeTakeFirst(),
         ),
       );
-      const ids = steps.flatMap((row) => (row ? [row.id] : []));
-      return ids.length === 0 ? undefined : older ? Math.max(...ids) : Math.min(...ids);
+      const found = steps.flatMap((row) => (row ? [row] : []));
+      // The nearest of the parts' answers: the first in the walking direction.
+      found.sort((a, b) => (a.taken_key - b.taken_key || a.id - b.id) * (older ? -1 : 1));
+      return found[0]?.id;
     };
-    const step = await nearest(id);
+    const step = await nearest(from);
     if (step !== undefined) return step;
     const wrapped = await nearest();
-    return wrapped !== undefined && wrapped !== id ? wrapped : undefined;
+    return wrapped !== undefined && wrapped !== from.id ? wrapped : undefined;
   }
 
   /** Visible images among `ids` (ready or not), with their uploaders, for deciding a delete. */
@@ -119,7 +156,8 @@ export class ImagesRepository {
    * Moves the images to the Trash in one transaction (trash/): they keep their rows, tags, likes,
    * in-photo marks and share memberships, leave every list at once (`ready` 0, and the access layer
    * hides trashed rows), and their tags leave the usage counts (which count what the whole library
-   * shows). A 'reset', so cached id lists, pages, vocabularies and photo-URL verdicts miss.
+   * shows). Recorded as removals: cached id lists drop them, pages, vocabularies and photo-URL
+   * verdicts miss (they follow the version).
    */
   async trashImages(ids: readonly number[], trashedBy: number, now: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
@@ -138,7 +176,7 @@ export class ImagesRepository {
           .execute()
       ).map((row) => row.id);
       await addTagUsageOfImages(trx, trashed, -1);
-      await bumpLibraryVersion(trx, 'reset');
+      await bumpLibraryVersion(trx, { removed: trashed });
     });
   }
 
@@ -171,7 +209,7 @@ export class ImagesRepository {
       await trx.deleteFrom('likes').where('image_id', 'in', chosenIds).execute();
       await trx.deleteFrom('photo_people').where('image_id', 'in', chosenIds).execute();
       await trx.deleteFrom('images').where('id', 'in', chosenIds).execute();
-      await bumpLibraryVersion(trx, 'reset');
+      await bumpLibraryVersion(trx, { removed: chosenIds });
       return markUnusedMediaDeleting(trx, mediaIds);
     });
   }
@@ -194,4 +232,36 @@ export class ImagesRepository {
         'media.thumbnail_key',
       ]);
   }
+}
+
+/** Gallery order (decision 0009): newest taken first, ties by id — the order of the `…taken_key, id` indexes. */
+export function newestTakenFirst<Q extends { orderBy: (column: 'images.taken_key' | 'images.id', order: 'desc') => Q }>(query: Q): Q {
+  return query.orderBy('images.taken_key', 'desc').orderBy('images.id', 'desc');
+}
+
+type ImagesQuery<O> = SelectQueryBuilder<DB, 'images', O>;
+
+/** '3,1,2' → [3, 1, 2]; nothing → []. */
+function numbers(joined: string | null | undefined): number[] {
+  return joined ? (JSON.parse(`[${joined}]`) as number[]) : [];
+}
+
+/** Whether the columns are one list in gallery order (newest key first, ties by id, descending). */
+function inGalleryOrder({ ids, keys }: OrderedColumns): boolean {
+  if (ids.length !== keys.length) return false;
+  for (let i = 1; i < ids.length; i++) {
+    const key = keys[i] as number;
+    const before = keys[i - 1] as number;
+    if (key > before || (key === before && (ids[i] as number) >= (ids[i - 1] as number))) return false;
+  }
+  return true;
+}
+
+/**
+ * The newest ready images of the whole library, in gallery order (what a share-all link shows and
+ * zips), off the (ready, taken_key, id, …) index. `ready = 1` also leaves out the Trash.
+ */
+export async function newestReadyIds(db: Kysely<DB>, limit: number): Promise<number[]> {
+  const rows = await newestTakenFirst(db.selectFrom('images').select('images.id').where('images.ready', '=', 1)).limit(limit).execute();
+  return rows.map((row) => row.id);
 }

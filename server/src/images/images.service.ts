@@ -78,10 +78,11 @@ export class ImagesService {
   /** Previous and next for the detail view, without the whole list (404 for an invisible image). */
   async neighbours(user: AuthUser, id: string): Promise<{ previous: string | null; next: string | null }> {
     const numeric = parseId(id);
-    if (numeric === undefined || !(await this.deps.images.findVisible(user, numeric))) throw notFound('Image not found');
+    const row = numeric === undefined ? undefined : await this.deps.images.findVisible(user, numeric);
+    if (!row) throw notFound('Image not found');
     const [previous, next] = await Promise.all([
-      this.deps.images.neighbour(user, numeric, 'newer'),
-      this.deps.images.neighbour(user, numeric, 'older'),
+      this.deps.images.neighbour(user, row, 'newer'),
+      this.deps.images.neighbour(user, row, 'older'),
     ]);
     return { previous: previous === undefined ? null : String(previous), next: next === undefined ? null : String(next) };
   }

@@ -8,14 +8,26 @@ export interface LibraryVersion {
 }
 
 /**
+ * What changed:
+ * - 'additions': images became visible (or what a page shows of them changed: a like, a tag); the
+ *   caller stamps the new ones with the returned version (`images.visible_since`), so a reader can
+ *   fetch just those;
+ * - `{ removed }`: these images left every list (trashed, deleted) or are about to come back at
+ *   another place (stamped `visible_since` again: moved in the order); recorded in
+ *   `library_removals`, so a reader drops just those;
+ * - 'reset': anything else (a share granted, switched on or off; an address proven): readers start over.
+ */
+export type LibraryChange = 'additions' | 'reset' | { removed: readonly number[] };
+
+/** Removals kept for readers to catch up with; older ones make readers start over (`pruneRemovals`). */
+const KEPT_REMOVALS = 50_000;
+
+/**
  * The library's version: bumped, inside the same transaction, by every write that can change which
  * images anyone sees. Readers compare it with what they cached; since it lives in the database,
  * every process sees every other's changes.
- * - 'additions': images became visible; they are stamped with the returned version
- *   (`images.visible_since`), so a reader can fetch just those.
- * - 'reset': anything else (a delete, later a share granted or revoked): readers start over.
  */
-export async function bumpLibraryVersion(db: Kysely<DB>, change: 'additions' | 'reset'): Promise<number> {
+export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange): Promise<number> {
   const row = await db
     .updateTable('library_state')
     .set((eb) => ({
@@ -25,7 +37,40 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: 'additions' | '
     .where('id', '=', 1)
     .returning('version')
     .executeTakeFirstOrThrow();
-  return Number(row.version);
+  const version = Number(row.version);
+  if (typeof change === 'object') {
+    for (let start = 0; start < change.removed.length; start += 500) {
+      const chunk = change.removed.slice(start, start + 500);
+      await db.insertInto('library_removals').values(chunk.map((imageId) => ({ version, image_id: imageId }))).execute();
+    }
+  }
+  return version;
+}
+
+/** Images removed (or moved) after library version `version`. */
+export async function removedAfter(db: Kysely<DB>, version: number): Promise<number[]> {
+  const rows = await db.selectFrom('library_removals').select('image_id').where('version', '>', version).execute();
+  return rows.map((row) => Number(row.image_id));
+}
+
+/**
+ * Keeps the newest KEPT_REMOVALS removals. Readers whose copy is older than what was dropped can no
+ * longer catch up: the reset version moves up to it (the version itself does not change).
+ */
+export async function pruneRemovals(db: Kysely<DB>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const cut = await trx
+      .selectFrom('library_removals')
+      .select('version')
+      .orderBy('version', 'desc')
+      .offset(KEPT_REMOVALS)
+      .limit(1)
+      .executeTakeFirst();
+    if (!cut) return;
+    const through = Number(cut.version);
+    await trx.deleteFrom('library_removals').where('version', '<=', through).execute();
+    await trx.updateTable('library_state').set({ reset_version: through }).where('id', '=', 1).where('reset_version', '<', through).execute();
+  });
 }
 
 export async function readLibraryVersion(db: Kysely<DB>): Promise<LibraryVersion> {

@@ -2,7 +2,9 @@ import type { Kysely, Transaction } from 'kysely';
 import type { DB, MediaRow } from '../db/schema.js';
 import { hasRowLocks } from '../db/row-locks.js';
 import { restoreTrashed } from '../trash/restore.js';
+import { takenKeyOf } from '../timeline/taken-key.js';
 import { bumpLibraryVersion } from './library-version.js';
+import type { ExifFacts } from './processing/exif.js';
 
 export interface NewMedia {
   contentHash: string;
@@ -16,9 +18,7 @@ export interface NewMedia {
 
 export interface ProcessedMedia {
   placeholder: string;
-  takenAt: string | null;
-  camera: string | null;
-  gps: { latitude: number; longitude: number } | null;
+  exif: ExifFacts;
   displayKey: string;
   thumbnailKey: string;
 }
@@ -112,17 +112,31 @@ export class MediaRepository {
    * deleted. The row is locked (shared) first: a delete that would remove the media waits for this
    * link to commit and then sees the new image, or this link waits for the delete and sees 'deleting'.
    */
-  async linkImage(link: { media: MediaRow; userId: number; fileName: string; imageName: string; now: string }): Promise<
+  async linkImage(link: {
+    media: MediaRow;
+    userId: number;
+    fileName: string;
+    imageName: string;
+    now: string;
+    /** The file's last-modified time as the client reported it (ISO), if it did. */
+    fileModifiedAt?: string | null;
+  }): Promise<
     { imageId: number; created: boolean } | undefined
   > {
     return this.db.transaction().execute(async (trx) => {
       const media = await trx
         .selectFrom('media')
-        .select(['id', 'status'])
+        .select(['id', 'status', 'taken_at', 'taken_offset', 'file_date'])
         .where('id', '=', link.media.id)
         .$if(hasRowLocks(trx), (qb) => qb.forShare())
         .executeTakeFirst();
       if (!media || media.status === 'deleting') return undefined;
+      const fileModifiedAt = link.fileModifiedAt ?? null;
+      // Final for a ready picture; a pending one's is set again once its dates are read (markReady).
+      const key = takenKeyOf(
+        { takenAt: media.taken_at, takenOffset: media.taken_offset, fileDate: media.file_date },
+        { fileModifiedAt, createdAt: link.now },
+      );
       const inserted = await trx
         .insertInto('images')
         .values({
@@ -132,6 +146,9 @@ export class MediaRepository {
           image_name: link.imageName,
           ready: media.status === 'ready' ? 1 : 0,
           created_at: link.now,
+          file_modified_at: fileModifiedAt,
+          taken_key: key.takenKey,
+          date_source: key.dateSource,
         })
         .onConflict((oc) => oc.columns(['uploaded_by', 'media_id']).doNothing())
         .returning('id')
@@ -166,10 +183,7 @@ export class MediaRepository {
         .set({
           status: 'ready',
           placeholder: processed.placeholder,
-          taken_at: processed.takenAt,
-          camera: processed.camera,
-          gps_latitude: processed.gps?.latitude ?? null,
-          gps_longitude: processed.gps?.longitude ?? null,
+          ...mediaFactsColumns(processed.exif),
           display_key: processed.displayKey,
           thumbnail_key: processed.thumbnailKey,
           claimed_at: null,
@@ -181,13 +195,25 @@ export class MediaRepository {
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) !== 1) return false;
       const version = await bumpLibraryVersion(trx, 'additions');
-      // Images in the Trash stay hidden (ready 0) until restored (trash/restore.ts).
-      await trx
-        .updateTable('images')
-        .set({ ready: 1, visible_since: version })
+      // Each upload takes its place in the timeline now that the picture's dates are known; images
+      // in the Trash stay hidden (ready 0) until restored (trash/restore.ts).
+      const uploads = await trx
+        .selectFrom('images')
+        .select(['id', 'file_modified_at', 'created_at', 'trashed_at'])
         .where('media_id', '=', mediaId)
-        .where('trashed_at', 'is', null)
         .execute();
+      for (const upload of uploads) {
+        const key = takenKeyOf(processed.exif, { fileModifiedAt: upload.file_modified_at, createdAt: upload.created_at });
+        await trx
+          .updateTable('images')
+          .set({
+            taken_key: key.takenKey,
+            date_source: key.dateSource,
+            ...(upload.trashed_at === null ? { ready: 1, visible_since: version } : {}),
+          })
+          .where('id', '=', upload.id)
+          .execute();
+      }
       return true;
     });
   }
@@ -377,4 +403,22 @@ export async function markUnusedMediaDeleting(trx: Transaction<DB>, mediaIds: re
   if (unused.length === 0) return [];
   await trx.updateTable('media').set({ status: 'deleting' }).where('id', 'in', unused.map((m) => m.id)).execute();
   return unused.map((media) => ({ ...media, status: 'deleting' as const }));
+}
+
+/** The media columns of what was read from a picture's metadata (`facts_version` 1: all of it). */
+export function mediaFactsColumns(exif: ExifFacts) {
+  return {
+    taken_at: exif.takenAt,
+    taken_offset: exif.takenOffset,
+    file_date: exif.fileDate,
+    camera: exif.camera,
+    lens: exif.lens,
+    f_number: exif.fNumber,
+    exposure_time: exif.exposureTime,
+    iso: exif.iso,
+    focal_length: exif.focalLength,
+    gps_latitude: exif.gps?.latitude ?? null,
+    gps_longitude: exif.gps?.longitude ?? null,
+    facts_version: 1,
+  };
 }

@@ -47,6 +47,7 @@ export class SearchService {
         ),
       user,
     )
+      .orderBy('images.taken_key', 'desc')
       .orderBy('images.id', 'desc')
       .limit(MAX_RESULTS)
       .execute();

@@ -16,7 +16,8 @@ import { MAX_PARTS_PER_REQUEST } from './limits.js';
  */
 export async function registerMultipart(app: FastifyInstance, maxFileBytes: number): Promise<void> {
   await app.register(multipart, {
-    limits: { fileSize: maxFileBytes, files: MAX_PARTS_PER_REQUEST, fields: 20, parts: MAX_PARTS_PER_REQUEST },
+    // One `lastModified` field may come before each file (decision 0009).
+    limits: { fileSize: maxFileBytes, files: MAX_PARTS_PER_REQUEST, fields: MAX_PARTS_PER_REQUEST, parts: MAX_PARTS_PER_REQUEST },
     throwFileSizeLimit: false,
   });
 }

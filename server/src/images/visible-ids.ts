@@ -1,35 +1,54 @@
 import type { Kysely } from 'kysely';
+import { seesWholeLibrary } from '../access/image-visibility.js';
+import { visibilityScope } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
-import type { ImagesRepository } from './images.repository.js';
-import { readLibraryVersion } from './library-version.js';
+import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from './images.repository.js';
+import { readLibraryVersion, removedAfter } from './library-version.js';
 
 export interface VisibleIdList {
   version: number;
+  /** Image ids in gallery order: newest taken first, ties by id (decision 0009). */
   ids: Int32Array | Float64Array;
+  /** Each id's `taken_key` (ms since 1970 UTC), same positions: descending. */
+  keys: Float64Array;
 }
 
+/** Most ids kept over all scopes (12 bytes each: 48 MB), whatever the number of scopes. */
+const MAX_KEPT_IDS = 4_000_000;
+
 /**
- * The ids of every image a person may see, newest first, cached per visibility scope and checked
- * against the library version on every read. A gallery page is then a slice and the total a length:
- * page 2,000 costs what page 1 costs, instead of an OFFSET walk and a COUNT over 100,000 index
- * entries on every request. Correct across processes because the version lives in the database;
- * bounded in memory by the number of scopes kept (least recently used go first).
+ * The ids of every image a person may see, in gallery order, cached per visibility scope and
+ * checked against the library version on every read. A gallery page is then a slice and the total
+ * a length: page 2,000 costs what page 1 costs, instead of an OFFSET walk and a COUNT over 100,000
+ * index entries on every request. The keys kept beside the ids make a month of the timeline two
+ * binary searches (timeline/). Everyone who sees the whole library (admins, all-access recipients)
+ * shares one list. Correct across processes because the version lives in the database; bounded in
+ * memory by the number of scopes and ids kept (least recently used go first).
+ *
+ * After a change a list catches up instead of being read again — at a million photos a fresh read
+ * takes a second or more, a catch-up milliseconds: images removed since (trashed, deleted, moved)
+ * are dropped, images that became visible since are merged in at their places. Only a 'reset' (a
+ * share switched, an address proven) makes it start over.
  */
 export class VisibleIds {
   private readonly entries = new Map<string, VisibleIdList>();
   private readonly building = new Map<string, Promise<VisibleIdList>>();
+  /** Whether each person sees the whole library, per library version (a share switched is a new version). */
+  private readonly whole = new Map<string, { version: number; whole: boolean }>();
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly images: ImagesRepository,
     private readonly maxScopes = 64,
+    private readonly maxIds = MAX_KEPT_IDS,
   ) {}
 
   /** The list and the library version it belongs to. */
   async of(user: AuthUser): Promise<VisibleIdList> {
     const { version, resetVersion } = await readLibraryVersion(this.db);
-    const key = scopeOf(user);
+    const whole = await this.seesWholeLibrary(user, version);
+    const key = whole ? WHOLE_LIBRARY : visibilityScope(user);
     const cached = this.entries.get(key);
     if (cached?.version === version) {
       // Map order is recency order: re-insert to mark as recently used.
@@ -41,45 +60,112 @@ export class VisibleIds {
     let build = this.building.get(buildKey);
     if (!build) {
       // Concurrent requests after a change share one rebuild. When only images were added since the
-      // cached copy (uploads finishing), just those are read and merged in.
-      const catchUp = cached && cached.version >= resetVersion;
-      build = catchUp
-        ? this.images.visibleAfter(user, cached.version).then((added) => ({ version, ids: mergeNewest(cached.ids, added) }))
-        : this.images.allVisibleIds(user).then((ids) => ({ version, ids: packed(ids) }));
+      // cached copy (uploads finishing), just those are read and merged in at their places.
+      const viewer = whole ? WHOLE_LIBRARY : user;
+      build =
+        cached && cached.version >= resetVersion
+          ? Promise.all([this.images.visibleAfter(viewer, cached.version), removedAfter(this.db, cached.version)]).then(([added, removed]) => ({
+              version,
+              ...mergeOrdered(without(cached, removed), added),
+            }))
+          : this.images.allVisibleIds(viewer).then((columns) => ({ version, ...packedColumns(columns) }));
       this.building.set(buildKey, build);
       build.finally(() => this.building.delete(buildKey)).catch(() => undefined);
     }
     const entry = await build;
     const current = this.entries.get(key);
-    if (!current || current.version <= entry.version) this.entries.set(key, entry);
-    while (this.entries.size > this.maxScopes) this.entries.delete(this.entries.keys().next().value as string);
+    if (!current || current.version <= entry.version) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    this.evict();
     return entry;
   }
+
+  private async seesWholeLibrary(user: AuthUser, version: number): Promise<boolean> {
+    if (user.role === 'admin') return true;
+    const key = visibilityScope(user);
+    const known = this.whole.get(key);
+    if (known?.version === version) return known.whole;
+    const whole = await seesWholeLibrary(this.db, user);
+    this.whole.delete(key);
+    this.whole.set(key, { version, whole });
+    if (this.whole.size > 10_000) this.whole.delete(this.whole.keys().next().value as string);
+    return whole;
+  }
+
+  private evict(): void {
+    let kept = 0;
+    for (const entry of this.entries.values()) kept += entry.ids.length;
+    // Oldest first; the most recently used one always stays, however large.
+    for (const [key, entry] of this.entries) {
+      if (this.entries.size <= 1 || (this.entries.size <= this.maxScopes && kept <= this.maxIds)) break;
+      this.entries.delete(key);
+      kept -= entry.ids.length;
+    }
+  }
+}
+
+/** True when (keyA, idA) comes before (keyB, idB) in gallery order (newest first). */
+function before(keyA: number, idA: number, keyB: number, idB: number): boolean {
+  return keyA > keyB || (keyA === keyB && idA > idB);
 }
 
 /**
- * Merges newly visible ids into a newest-first list. Usually they are all newer than anything in
- * it (fresh uploads) and go in front; an id already present (read twice across a race) is skipped.
+ * Merges newly visible images (in gallery order) into a list. Fresh uploads of new photos go in
+ * front; old scans land in their year. An id already present (read twice across a race) is skipped.
  */
-function mergeNewest(ids: VisibleIdList['ids'], added: number[]): VisibleIdList['ids'] {
-  if (added.length === 0) return ids;
-  const merged: number[] = [];
+export function mergeOrdered(list: Pick<VisibleIdList, 'ids' | 'keys'>, added: readonly OrderedId[]): Pick<VisibleIdList, 'ids' | 'keys'> {
+  if (added.length === 0) return { ids: list.ids, keys: list.keys };
+  const merged: OrderedId[] = [];
+  const { ids, keys } = list;
   let i = 0;
-  for (const id of added) {
-    while (i < ids.length && (ids[i] as number) > id) merged.push(ids[i++] as number);
-    if (i < ids.length && ids[i] === id) continue;
-    merged.push(id);
+  for (const row of added) {
+    while (i < ids.length && before(keys[i] as number, ids[i] as number, row.taken_key, row.id)) {
+      merged.push({ id: ids[i] as number, taken_key: keys[i] as number });
+      i++;
+    }
+    if (i < ids.length && ids[i] === row.id) continue;
+    merged.push(row);
   }
-  while (i < ids.length) merged.push(ids[i++] as number);
+  for (; i < ids.length; i++) merged.push({ id: ids[i] as number, taken_key: keys[i] as number });
   return packed(merged);
 }
 
-/** Everyone who sees the same images shares a scope; today that is each user alone, or all admins. */
-function scopeOf(user: AuthUser): string {
-  return user.role === 'admin' ? 'admin' : `user:${user.id}`;
+
+/** The list without the given ids (the same arrays when none of them is in it). */
+function without(list: Pick<VisibleIdList, 'ids' | 'keys'>, removed: readonly number[]): Pick<VisibleIdList, 'ids' | 'keys'> {
+  if (removed.length === 0) return list;
+  const gone = new Set(removed);
+  let kept = 0;
+  for (const id of list.ids) if (!gone.has(id)) kept += 1;
+  if (kept === list.ids.length) return list;
+  const ids = list.ids instanceof Int32Array ? new Int32Array(kept) : new Float64Array(kept);
+  const keys = new Float64Array(kept);
+  let at = 0;
+  list.ids.forEach((id, index) => {
+    if (gone.has(id)) return;
+    ids[at] = id;
+    keys[at] = list.keys[index] as number;
+    at += 1;
+  });
+  return { ids, keys };
 }
 
-/** 4 bytes per id while ids fit, instead of a JS array's 8+. */
-function packed(ids: number[]): Int32Array | Float64Array {
-  return ids.every((id) => id <= 0x7fffffff) ? Int32Array.from(ids) : Float64Array.from(ids);
+/** A whole list as read: 4 bytes per id while ids fit, keys as doubles (exact for ms). */
+function packedColumns({ ids, keys }: OrderedColumns): Pick<VisibleIdList, 'ids' | 'keys'> {
+  const small = ids.every((id) => id <= 0x7fffffff);
+  return { ids: small ? Int32Array.from(ids) : Float64Array.from(ids), keys: Float64Array.from(keys) };
+}
+
+/** 4 bytes per id while ids fit, instead of a JS array's 8+; keys as doubles (exact for ms). */
+function packed(rows: readonly OrderedId[]): Pick<VisibleIdList, 'ids' | 'keys'> {
+  const small = rows.every((row) => row.id <= 0x7fffffff);
+  const ids = small ? new Int32Array(rows.length) : new Float64Array(rows.length);
+  const keys = new Float64Array(rows.length);
+  rows.forEach((row, index) => {
+    ids[index] = row.id;
+    keys[index] = row.taken_key;
+  });
+  return { ids, keys };
 }

@@ -63,14 +63,15 @@ export class LikesRepository {
     return facts;
   }
 
-  /** Images the person liked, most recently liked first. */
+  /** Images the person liked, in gallery order (newest taken first). */
   async likedBy(userId: number, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('likes')
-      .select('image_id')
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('image_id', 'desc')
+      .innerJoin('images', 'images.id', 'likes.image_id')
+      .select('likes.image_id')
+      .where('likes.user_id', '=', userId)
+      .orderBy('images.taken_key', 'desc')
+      .orderBy('images.id', 'desc')
       .limit(limit)
       .execute();
     return rows.map((row) => row.image_id);

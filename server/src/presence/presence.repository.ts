@@ -38,14 +38,15 @@ export class PresenceRepository {
     return rows.map((row) => row.username);
   }
 
-  /** Images the person is marked in, most recently marked first. */
+  /** Images the person is marked in, in gallery order (newest taken first). */
   async imagesOf(userId: number, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('photo_people')
-      .select('image_id')
-      .where('user_id', '=', userId)
-      .orderBy('created_at', 'desc')
-      .orderBy('image_id', 'desc')
+      .innerJoin('images', 'images.id', 'photo_people.image_id')
+      .select('photo_people.image_id')
+      .where('photo_people.user_id', '=', userId)
+      .orderBy('images.taken_key', 'desc')
+      .orderBy('images.id', 'desc')
       .limit(limit)
       .execute();
     return rows.map((row) => row.image_id);

@@ -1,5 +1,6 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { newestReadyIds } from '../images/images.repository.js';
 
 export type AccessKind = 'all' | 'restricted';
 
@@ -150,12 +151,13 @@ export class AccessRecordsRepository {
       .execute();
   }
 
-  /** Ready images of the given restricted records, newest first. */
+  /** Ready images of the given restricted records, in gallery order (newest taken first). */
   async imageIdsOf(recordIds: readonly number[], limit: number): Promise<number[]> {
     if (recordIds.length === 0) return [];
     const rows = await this.recordImages(this.db, recordIds)
-      .select('images.id')
+      .select(['images.id', 'images.taken_key'])
       .distinct()
+      .orderBy('images.taken_key', 'desc')
       .orderBy('images.id', 'desc')
       .limit(limit)
       .execute();
@@ -190,8 +192,7 @@ export class AccessRecordsRepository {
    * other reads of this file, `ready = 1` also leaves out the Trash: a trashed image has ready 0.
    */
   async newestReady(limit: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('images').select('id').where('ready', '=', 1).orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((row) => row.id);
+    return newestReadyIds(this.db, limit);
   }
 
   async countReady(): Promise<number> {

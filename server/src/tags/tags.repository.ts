@@ -182,14 +182,16 @@ export class TagsRepository {
     return [...names.values()].sort(byName).slice(0, limit);
   }
 
-  /** Images the person has tagged, newest first (off the (tagged_by, image_id) index). */
+  /** Images the person has tagged, in gallery order (newest taken first). */
   async imagesTaggedBy(userId: number, limit: number): Promise<number[]> {
     const rows = await this.db
       .selectFrom('image_tags')
-      .select('image_id')
-      .where('tagged_by', '=', userId)
-      .groupBy('image_id')
-      .orderBy('image_id', 'desc')
+      .innerJoin('images', 'images.id', 'image_tags.image_id')
+      .select('image_tags.image_id')
+      .where('image_tags.tagged_by', '=', userId)
+      .groupBy(['image_tags.image_id', 'images.taken_key'])
+      .orderBy('images.taken_key', 'desc')
+      .orderBy('image_tags.image_id', 'desc')
       .limit(limit)
       .execute();
     return rows.map((row) => row.image_id);
@@ -219,9 +221,9 @@ export class TagsRepository {
   }
 
   /**
-   * Ready images the person may see that carry every one of `tagIds`, newest first. The first tag
-   * drives (pass the rarest): its images are walked newest first off (tag_id, image_id), each
-   * checked for the others by primary key, until `limit` are found.
+   * Ready images the person may see that carry every one of `tagIds`, in gallery order (newest
+   * taken first). The first tag drives (pass the rarest): its images are read off (tag_id, image_id),
+   * each checked for the others by primary key, and the matches sorted by their taken key.
    */
   async imagesWithAll(user: AuthUser, tagIds: readonly number[], limit: number): Promise<number[]> {
     const [driver, ...others] = tagIds;
@@ -243,7 +245,12 @@ export class TagsRepository {
       );
     }
     // Several people may have added the driving tag: group to list each image once.
-    const rows = await onlyVisible(query, user).groupBy('image_tags.image_id').orderBy('image_tags.image_id', 'desc').limit(limit).execute();
+    const rows = await onlyVisible(query, user)
+      .groupBy(['image_tags.image_id', 'images.taken_key'])
+      .orderBy('images.taken_key', 'desc')
+      .orderBy('image_tags.image_id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((row) => row.image_id);
   }
 }

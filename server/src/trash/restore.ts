@@ -7,8 +7,8 @@ import { addTagUsageOfImages } from '../tags/tag-changes.repository.js';
  * Takes images out of the Trash, inside the caller's transaction, which must hold their media rows
  * (`lockMedia`, or the share lock `linkImage` takes): then `markReady` cannot commit in between, and
  * `ready` is read from the media as it is. They come back with everything they had — tags (back in
- * the usage counts), likes, in-photo marks, share memberships — and a 'reset' makes every reader see
- * them again (a restore is not an addition a reader could catch up with: the ids are old).
+ * the usage counts), likes, in-photo marks, share memberships — as additions: stamped with the new
+ * version (`visible_since`), readers merge them back in at their places in the order.
  * Returns the ids that were in the Trash.
  */
 export async function restoreTrashed(trx: Transaction<DB>, ids: readonly number[]): Promise<number[]> {
@@ -28,7 +28,7 @@ export async function restoreTrashed(trx: Transaction<DB>, ids: readonly number[
   ).map((row) => row.id);
   if (restored.length === 0) return [];
   await addTagUsageOfImages(trx, restored, 1);
-  const version = await bumpLibraryVersion(trx, 'reset');
+  const version = await bumpLibraryVersion(trx, 'additions');
   await trx.updateTable('images').set({ visible_since: version }).where('id', 'in', restored).where('ready', '=', 1).execute();
   return restored;
 }

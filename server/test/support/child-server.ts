@@ -14,6 +14,7 @@ const SERVER_SETTINGS = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'DATABASE_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'MAIL_FROM', 'JWT_SECRET', 'JWT_TTL', 'HIDDEN_TAGS', 'TRUST_PROXY', 'LOG_LEVEL',
   'WEB_DIST', 'MAX_UPLOAD_MB', 'MAX_UPLOAD_REQUEST_MB', 'UPLOAD_IDLE_TIMEOUT_S', 'IMAGE_WORKERS', 'TRASH_DAYS',
+  'TUS_EXPIRY_HOURS', 'TUS_MAX_UNFINISHED_MB',
 ];
 
 /** One app process, started as `npm start` would run it, but from the TypeScript sources (no build needed). */

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/auth-token';
 import { REVOCABLE_REFRESH_MS } from '@/lib/live-queries';
 import { fakeToken, stubFetch, type StubResponse } from '@/testing/fetch-stub';
-import { makeImage, pagedAnswer } from '@/testing/images';
+import { makeImage, timelineMonthAnswer, timelineRoutes } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 
 /**
@@ -32,7 +32,7 @@ afterEach(() => {
 describe('the gallery', () => {
   it('drops images that are no longer visible at the next refresh', async () => {
     let visible: Image[] = [makeImage('mine'), makeImage('shared')];
-    stubFetch({ 'GET /api/gridimages': ({ url }) => pagedAnswer(visible, url) });
+    stubFetch(timelineRoutes(() => visible));
     renderApp('/');
     const grid = await screen.findByRole('list', { name: 'Gallery' });
     await waitFor(() => expect(names(grid)).toEqual(['photo-mine.jpg', 'photo-shared.jpg']));
@@ -42,30 +42,31 @@ describe('the gallery', () => {
     await waitFor(() => expect(names(grid)).toEqual(['photo-mine.jpg']));
   });
 
-  it('keeps the loaded pages when a refresh fails', async () => {
-    let answer: (url: string) => StubResponse = (url) => pagedAnswer([makeImage('a'), makeImage('b')], url);
-    const fetchMock = stubFetch({ 'GET /api/gridimages': ({ url }) => answer(url) });
+  it('keeps the loaded photos when a refresh fails', async () => {
+    const photos = [makeImage('a'), makeImage('b')];
+    let answer: (url: string) => StubResponse = (url) => timelineMonthAnswer(photos, '2024-01', url);
+    const fetchMock = stubFetch({ ...timelineRoutes(photos), 'GET /api/timeline/2024-01': ({ url }) => answer(url) });
     vi.spyOn(console, 'error').mockImplementation(() => {});
     renderApp('/');
     const grid = await screen.findByRole('list', { name: 'Gallery' });
     await waitFor(() => expect(names(grid)).toHaveLength(2));
 
     answer = () => ({ status: 503, body: { message: 'Down for a moment' } });
-    const before = reads(fetchMock, '/api/gridimages');
+    const before = reads(fetchMock, '/api/timeline/2024-01');
     await waitOneRefresh();
-    await waitFor(() => expect(reads(fetchMock, '/api/gridimages')).toBeGreaterThan(before));
+    await waitFor(() => expect(reads(fetchMock, '/api/timeline/2024-01')).toBeGreaterThan(before));
     expect(names(screen.getByRole('list', { name: 'Gallery' }))).toEqual(['photo-a.jpg', 'photo-b.jpg']);
   });
 
   it('asks nothing while the tab is hidden', async () => {
-    const fetchMock = stubFetch({ 'GET /api/gridimages': ({ url }) => pagedAnswer([makeImage('a')], url) });
+    const fetchMock = stubFetch(timelineRoutes([makeImage('a')]));
     renderApp('/');
     await screen.findByRole('list', { name: 'Gallery' });
-    const before = reads(fetchMock, '/api/gridimages');
+    const before = fetchMock.mock.calls.length;
     act(() => focusManager.setFocused(false));
     await waitOneRefresh();
     await waitOneRefresh();
-    expect(reads(fetchMock, '/api/gridimages')).toBe(before);
+    expect(fetchMock.mock.calls.length).toBe(before);
   });
 });
 

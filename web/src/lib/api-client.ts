@@ -144,7 +144,7 @@ export async function callApi<C extends AnyCall>(
 
 /**
  * The call's answer from a status and a JSON body, checked against the contract; or an ApiError,
- * after applying the session-expiry rule. Shared by `callApi` and the upload request (XHR).
+ * after applying the session-expiry rule. Shared by `callApi` and the resumable upload (tus).
  */
 export function settleAnswer<C extends AnyCall>(call: C, url: string, status: number, json: unknown, sentToken: string | null): ResponseOf<C> {
   if (status < 200 || status >= 300) {

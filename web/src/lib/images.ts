@@ -17,10 +17,7 @@ export type ImageDetailState = {
   searchText?: string;
 };
 
-/**
- * The gallery's loaded pages. Shared because an upload resets them (a new image belongs on page 1)
- * rather than refetching every loaded page.
- */
+/** Every query of the gallery (its timeline, months and filters) sits under this key. */
 export const galleryQueryKey = ['gallery'] as const;
 
 /** Spec §3: images without a display image, or named "disabled", are hidden in the gallery. */

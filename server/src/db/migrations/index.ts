@@ -9,6 +9,9 @@ import { addressProofs } from './006_address_proofs.js';
 import { processingClaims } from './007_processing_claims.js';
 import { downloads } from './008_downloads.js';
 import { trash } from './009_trash.js';
+import { timeline } from './010_timeline.js';
+import { resumableUploads } from './011_resumable_uploads.js';
+import { libraryRemovals } from './012_library_removals.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -33,5 +36,8 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '007_processing_claims': processingClaims(),
     '008_downloads': downloads(context),
     '009_trash': trash(),
+    '010_timeline': timeline(context),
+    '011_resumable_uploads': resumableUploads(),
+    '012_library_removals': libraryRemovals(),
   };
 }

@@ -1,5 +1,9 @@
 import { parentPort } from 'node:worker_threads';
+import { lowerThisThread } from '../processing/background-priority.js';
 import { decodeHeic, HeicError } from './heic.js';
+
+// Decoding yields to the threads that answer people (processing/background-priority.ts).
+lowerThisThread();
 
 /**
  * Worker-thread entry: decodes one HEIC at a time for `heic-threads.ts`. The WASM decoder is

@@ -1,4 +1,4 @@
-import type { MultipartFile } from '@fastify/multipart';
+import type { MultipartFile, MultipartValue } from '@fastify/multipart';
 import type { UploadOutcome } from '@photo/contract';
 import type { FastifyRequest } from 'fastify';
 import { rm } from 'node:fs/promises';
@@ -66,6 +66,8 @@ export class BulkUpload {
   private readonly stop = new AbortController();
   private files = 0;
   private sawPart = false;
+  /** The `lastModified` field sent just before the next file (ms since 1970, as File.lastModified). */
+  private lastModified: string | undefined;
   /** Runs while the server waits for the client's bytes (not while it holds the client back itself). */
   private idle: NodeJS.Timeout | undefined;
 
@@ -85,7 +87,7 @@ export class BulkUpload {
   async read(): Promise<BulkUploadResult> {
     const { request } = this.deps;
     const raw = request.raw;
-    const parts = request.files()[Symbol.asyncIterator]();
+    const parts = request.parts()[Symbol.asyncIterator]();
     // The first next() pipes the body into busboy; only then may bytes be counted without changing the flow.
     let next = parts.next();
     const stopCounting = this.countBytes();
@@ -99,7 +101,8 @@ export class BulkUpload {
       for (;;) {
         const part = await this.untilStopped(next);
         if (part.done) break;
-        await this.take(part.value);
+        if (part.value.type === 'field') this.note(part.value);
+        else await this.take(part.value);
         next = parts.next();
       }
     } catch (error) {
@@ -114,10 +117,17 @@ export class BulkUpload {
     return { outcomes: await Promise.all(this.outcomes), ...(stopped ? { stopped } : {}) };
   }
 
+  /** A text field: `lastModified` applies to the file that follows it; others are ignored. */
+  private note(field: MultipartValue): void {
+    if (field.fieldname === 'lastModified') this.lastModified = typeof field.value === 'string' ? field.value : undefined;
+  }
+
   private async take(part: MultipartFile): Promise<void> {
     this.sawPart = true;
     this.files += 1;
     const name = part.filename || 'image';
+    const lastModified = this.lastModified;
+    this.lastModified = undefined;
     const signal = this.stop.signal;
     if (this.files > MAX_FILES_PER_REQUEST) {
       this.refuse(
@@ -157,13 +167,13 @@ export class BulkUpload {
       this.refuse(name, 'too-large', `The file is larger than the ${mb(this.deps.maxFileBytes)} MB limit.`);
       return;
     }
-    this.outcomes.push(this.ingest(name, received).finally(() => slot.release()));
+    this.outcomes.push(this.ingest(name, received, lastModified).finally(() => slot.release()));
   }
 
   /** Whatever goes wrong with this one file (storage, database) becomes its outcome, never the whole answer's. */
-  private async ingest(name: string, received: ReceivedFile): Promise<FileOutcome> {
+  private async ingest(name: string, received: ReceivedFile, lastModified: string | undefined): Promise<FileOutcome> {
     try {
-      return await this.deps.ingest.ingest(this.deps.user, name, received);
+      return await this.deps.ingest.ingest(this.deps.user, name, received, { lastModified });
     } catch (err) {
       this.deps.request.log.error({ err, fileName: name }, 'an upload could not be stored');
       await removeTemp(received.tempPath);
@@ -255,7 +265,7 @@ export class BulkUpload {
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FILES_LIMIT') {
       return limit('too-many-parts', `The upload stopped after ${MAX_PARTS_PER_REQUEST.toLocaleString('en-US')} parts; send the other files in another batch.`);
     }
-    if (code === 'FST_FIELDS_LIMIT') return limit('too-many-fields', 'The upload has too many form fields; send only the files, in the field "images".');
+    if (code === 'FST_FIELDS_LIMIT') return limit('too-many-fields', 'The upload has too many form fields; send the files in the field "images", each after at most one "lastModified".');
     if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
       return malformed('client-gone', 'The connection closed before the upload was complete.');
     }

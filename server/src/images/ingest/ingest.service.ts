@@ -28,16 +28,17 @@ export class IngestService {
     },
   ) {}
 
-  async ingest(user: AuthUser, rawName: string, file: ReceivedFile): Promise<IngestOutcome> {
+  /** `lastModified`: the file's last-modified time as the client sent it (ms since 1970), if it did. */
+  async ingest(user: AuthUser, rawName: string, file: ReceivedFile, client: { lastModified?: string | undefined } = {}): Promise<IngestOutcome> {
     const fileName = cleanFileName(rawName);
     try {
-      return await this.decide(user, fileName, file);
+      return await this.decide(user, fileName, file, fileModifiedAt(client.lastModified, this.deps.clock.now()));
     } finally {
       await rm(file.tempPath, { force: true });
     }
   }
 
-  private async decide(user: AuthUser, fileName: string, file: ReceivedFile): Promise<IngestOutcome> {
+  private async decide(user: AuthUser, fileName: string, file: ReceivedFile, fileModifiedAt: string | null): Promise<IngestOutcome> {
     const { media, processor, clock } = this.deps;
     const refuse = (reason: string, refusal: RefusalKind): IngestOutcome => ({ fileName, status: 'refused', reason, refusal });
 
@@ -45,7 +46,7 @@ export class IngestService {
     if ('refused' in type) return refuse(type.refused, 'not-an-image');
 
     const link = async (row: Parameters<MediaRepository['linkImage']>[0]['media']) =>
-      media.linkImage({ media: row, userId: user.id, fileName, imageName: imageNameOf(fileName), now: clock.now().toISOString() });
+      media.linkImage({ media: row, userId: user.id, fileName, imageName: imageNameOf(fileName), now: clock.now().toISOString(), fileModifiedAt });
 
     const answer = (linked: { imageId: number; created: boolean }): IngestOutcome => ({
       fileName,
@@ -107,6 +108,18 @@ export class IngestService {
 }
 
 const DELETED_WHILE_PROCESSING = 'The image was deleted while it was being processed.';
+
+/**
+ * The client's `lastModified` (File.lastModified: ms since 1970) as ISO, the timeline's date for a
+ * photo without one of its own (decision 0009). Anything else — not a number, 0 (no date known),
+ * later than a day from now (a wrong clock) — is ignored: the upload time stands in.
+ */
+export function fileModifiedAt(lastModified: string | undefined, now: Date): string | null {
+  if (lastModified === undefined || !/^\d{1,16}(\.\d+)?$/.test(lastModified.trim())) return null;
+  const ms = Math.round(Number(lastModified));
+  if (ms <= 0 || ms > now.getTime() + 86_400_000) return null;
+  return new Date(ms).toISOString();
+}
 
 /** The name as shown to people: no folders, no control characters, at most 255 characters. */
 export function cleanFileName(raw: string): string {

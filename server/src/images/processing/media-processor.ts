@@ -259,9 +259,7 @@ export class MediaProcessor {
       derived &&
       (await media.markReady(row.id, owner, {
         placeholder: derived.images.placeholder,
-        takenAt: derived.exif.takenAt,
-        camera: derived.exif.camera,
-        gps: derived.exif.gps,
+        exif: derived.exif,
         displayKey: keys.display,
         thumbnailKey: keys.thumbnail,
       }));

@@ -1,6 +1,10 @@
+import { lowerImageThreads } from './background-priority.js';
+
 /**
  * Runs at most `size` tasks at once; the rest wait in order. Image work is CPU- and memory-heavy,
- * so the pool is what bounds both, however many files arrive at once.
+ * so the pool is what bounds both, however many files arrive at once. Before and after each task
+ * the image threads are set to a background priority (background-priority.ts): libvips starts its
+ * workers when first needed and keeps them, so after the first pictures all of them are lowered.
  */
 export class TaskPool {
   private running = 0;
@@ -13,9 +17,11 @@ export class TaskPool {
     return new Promise<T>((resolve, reject) => {
       const start = () => {
         this.running += 1;
+        lowerImageThreads();
         task()
           .then(resolve, reject)
           .finally(() => {
+            lowerImageThreads();
             this.running -= 1;
             this.waiting.shift()?.();
             if (this.running === 0 && this.waiting.length === 0) this.notifyIdle();

@@ -1,4 +1,5 @@
 import { ImageGrid, type GridItem } from './image-grid';
+import { SelectBox } from './select-box';
 
 type SelectableGridProps = {
   items: GridItem[];
@@ -17,17 +18,7 @@ export function SelectableGrid({ items, label, selected, onToggle, showTags, lin
       label={label}
       showTags={showTags}
       linkState={linkState}
-      renderExtra={(item) => (
-        <label className="absolute top-2 left-2 flex size-8 cursor-pointer items-center justify-center rounded-md bg-white/90 shadow">
-          <input
-            type="checkbox"
-            checked={selected.has(item.id)}
-            onChange={() => onToggle(item.id)}
-            className="size-4 accent-indigo-600"
-          />
-          <span className="sr-only">Select {item.name}</span>
-        </label>
-      )}
+      renderExtra={(item) => <SelectBox name={item.name} checked={selected.has(item.id)} onChange={() => onToggle(item.id)} />}
     />
   );
 }

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/auth-token';
 import { parseEmails } from '@/lib/share-images';
 import { fakeToken, stubFetch } from '@/testing/fetch-stub';
-import { makeImage } from '@/testing/images';
+import { makeImage, timelineRoutes } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 
 type Stubs = Parameters<typeof stubFetch>[0];
@@ -13,9 +13,7 @@ type Stubs = Parameters<typeof stubFetch>[0];
 function openGallery(role: 'admin' | 'user', stubs: Stubs = {}) {
   setToken(fakeToken({ role }));
   const fetchMock = stubFetch({
-    'GET /api/gridimages': {
-      body: { images: [makeImage('a'), makeImage('b'), makeImage('c')], pagination: { currentPage: 1, hasMore: false, totalImages: 3 } },
-    },
+    ...timelineRoutes([makeImage('a'), makeImage('b'), makeImage('c')]),
     ...stubs,
   });
   const view = renderApp('/');

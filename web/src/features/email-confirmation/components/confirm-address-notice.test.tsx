@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { unconfirmedSharesText } from '@/lib/address-proofs';
 import { setToken } from '@/lib/auth-token';
 import { fakeToken, stubFetch } from '@/testing/fetch-stub';
-import { makeImage } from '@/testing/images';
+import { makeImage, timelineRoutes } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 import { makeMe } from '@/testing/users';
 
@@ -70,17 +70,17 @@ describe('the notice of an unconfirmed address', () => {
     let me = makeMe({ emailConfirmed: false });
     const fetchMock = signedIn(undefined, {
       'GET /api/users/me': () => ({ body: me }),
-      'GET /api/gridimages': { body: { images: [makeImage('a')], pagination: { currentPage: 1, hasMore: false, totalImages: 1 } } },
+      ...timelineRoutes([makeImage('a')]),
     });
     const { client } = renderApp('/');
     await screen.findByRole('region', { name: 'E-mail confirmation' });
-    const galleryReads = calls(fetchMock, '/api/gridimages').length;
+    const galleryReads = calls(fetchMock, '/api/timeline').length;
 
     me = makeMe({ emailConfirmed: true });
     // What coming back to the tab does (refetch on focus while unconfirmed).
     await client.refetchQueries({ queryKey: ['users', 'me'] });
     await waitFor(() => expect(notice()).not.toBeInTheDocument());
-    await waitFor(() => expect(calls(fetchMock, '/api/gridimages').length).toBeGreaterThan(galleryReads));
+    await waitFor(() => expect(calls(fetchMock, '/api/timeline').length).toBeGreaterThan(galleryReads));
   });
 });
 

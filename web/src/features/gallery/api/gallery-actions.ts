@@ -1,32 +1,30 @@
 import { calls } from '@photo/contract';
-import { useMutation, useQueryClient, type InfiniteData, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { callApi } from '@/lib/api-client';
-import { galleryQueryKey } from '@/lib/images';
-import type { GalleryPage } from './get-gallery';
-import { withoutImages } from './without-images';
+import { isTimelineMonthKey, timelineMonthsQueryKey, type TimelineMonthPage } from './get-timeline-month';
 
 /** The contract's bound on imageIds in one tag call. */
 const MAX_IDS_PER_CALL = 1000;
 
 /**
- * Every list but the loaded gallery pages, which would refetch page by page (hundreds of calls
- * after a long scroll). The gallery does not show tags, and deletions are applied to it directly.
+ * Every list but the timeline's month pages: the timeline shows no tags, and reading every month
+ * page on screen again for a tag change would be wasted.
  */
-function refreshAllButGallery(queryClient: QueryClient) {
-  return queryClient.invalidateQueries({
-    predicate: (query) => !(query.queryKey.length === galleryQueryKey.length && query.queryKey[0] === galleryQueryKey[0]),
-  });
+function refreshAllButTimelinePages(queryClient: QueryClient) {
+  return queryClient.invalidateQueries({ predicate: (query) => !isTimelineMonthKey(query.queryKey) });
 }
 
-/** Deleted images leave the loaded gallery at once; the other lists refetch. */
+/** Deleted images leave the timeline at once; then every list (the timeline's counts included) is read again. */
 export function useDeleteImages() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (imageIds: string[]) => callApi(calls.deleteImages, { body: { imageIds } }),
     onSuccess: (_answer, imageIds) => {
       const removed = new Set(imageIds);
-      queryClient.setQueryData<InfiniteData<GalleryPage, number>>(galleryQueryKey, (data) => (data ? withoutImages(data, removed) : data));
-      return refreshAllButGallery(queryClient);
+      queryClient.setQueriesData<TimelineMonthPage>({ queryKey: timelineMonthsQueryKey }, (page) =>
+        page && page.images.some((image) => removed.has(image._id)) ? { ...page, images: page.images.filter((image) => !removed.has(image._id)) } : page,
+      );
+      return queryClient.invalidateQueries();
     },
   });
 }
@@ -40,6 +38,6 @@ export function useAddTags() {
         await callApi(calls.addTags, { body: { tags, imageIds: imageIds.slice(start, start + MAX_IDS_PER_CALL) } });
       }
     },
-    onSuccess: () => refreshAllButGallery(queryClient),
+    onSuccess: () => refreshAllButTimelinePages(queryClient),
   });
 }

@@ -4,7 +4,7 @@ import { texts } from '@photo/contract';
 import { describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/auth-token';
 import { fakeToken, stubFetch } from '@/testing/fetch-stub';
-import { makeImage } from '@/testing/images';
+import { makeImage, timelineRoutes } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 
 const VOCABULARY = ['beach', 'beach house', 'bear', 'bee', 'beetle', 'bell', 'belt', 'summer 2024', 'sun'];
@@ -12,7 +12,7 @@ const VOCABULARY = ['beach', 'beach house', 'bear', 'bee', 'beetle', 'bell', 'be
 /** A gallery of two images, the suggestions call answering prefix matches of VOCABULARY. */
 function stubTagging(addTags: { status?: number } = {}) {
   return stubFetch({
-    'GET /api/gridimages': { body: { images: [makeImage('a'), makeImage('b')], pagination: { currentPage: 1, hasMore: false, totalImages: 2 } } },
+    ...timelineRoutes([makeImage('a'), makeImage('b')]),
     'GET /api/search/suggestions': ({ url }) => {
       const query = new URL(url, 'http://x').searchParams.get('query') ?? '';
       return { body: VOCABULARY.filter((tag) => tag.startsWith(query)) };

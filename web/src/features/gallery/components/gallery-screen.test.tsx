@@ -1,100 +1,104 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { texts } from '@photo/contract';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/auth-token';
 import { fakeToken, stubFetch } from '@/testing/fetch-stub';
-import { makeImage as image, pagedAnswer, scrollWindowTo } from '@/testing/images';
+import { makeImage as image, timelineRoutes } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 
+/** Four photos of January 2024; the gallery hides b (no display image yet) and c (named "disabled", spec §3). */
+const library = () => [image('a'), image('b', { trimmedURL: null }), image('c', { imageName: 'DISABLED-c' }), image('d')];
+
 function stubGallery(overrides: Parameters<typeof stubFetch>[0] = {}) {
-  return stubFetch({
-    'GET /api/gridimages': ({ url }) => {
-      const page = new URL(url, 'http://x').searchParams.get('page');
-      return page === '1'
-        ? { body: { images: [image('a'), image('b', { trimmedURL: null }), image('c', { imageName: 'DISABLED-c' })], pagination: { currentPage: 1, hasMore: true, totalImages: 4 } } }
-        : { body: { images: [image('d')], pagination: { currentPage: 2, hasMore: false, totalImages: 4 } } };
-    },
-    ...overrides,
-  });
+  return stubFetch({ ...timelineRoutes(library()), ...overrides });
 }
 
-const gridCalls = (mock: ReturnType<typeof stubFetch>) =>
-  mock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/gridimages'));
+const timelineCalls = (mock: ReturnType<typeof stubFetch>) =>
+  mock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/timeline'));
 const tileNames = (grid: HTMLElement) => within(grid).queryAllByRole('img').map((img) => img.getAttribute('alt'));
-
-afterEach(() => {
-  Reflect.deleteProperty(document.documentElement, 'scrollHeight');
-  scrollWindowTo(0);
-});
+const at = (id: string, sortedAt: string) => image(id, { sortedAt, dateSource: 'taken' });
 
 describe('gallery', () => {
-  it('loads pages of 50 as the reader nears the bottom and hides unready or disabled images', async () => {
+  it('shows the timeline: newest first under month and day headers, without unready or disabled images', async () => {
     setToken(fakeToken());
-    const fetchMock = stubGallery();
+    const photos = [
+      at('a', '2015-03-14T18:00:00.000Z'),
+      at('b', '2015-03-14T09:00:00.000Z'),
+      at('hidden', '2015-03-14T08:00:00.000Z'),
+      at('c', '2015-03-02T12:00:00.000Z'),
+      at('d', '2014-12-31T23:59:59.000Z'),
+    ];
+    photos[2] = { ...photos[2]!, trimmedURL: null };
+    const fetchMock = stubFetch(timelineRoutes(photos));
     renderApp('/');
     const grid = await screen.findByRole('list', { name: 'Gallery' });
-    // jsdom has no layout, so the page is always "near the bottom": page 2 follows at once.
-    await waitFor(() => expect(tileNames(grid)).toEqual(['photo-a.jpg', 'photo-d.jpg']));
-    expect(gridCalls(fetchMock)).toEqual(['/api/gridimages?page=1&limit=50', '/api/gridimages?page=2&limit=50']);
+    await waitFor(() => expect(tileNames(grid)).toEqual(['photo-a.jpg', 'photo-b.jpg', 'photo-c.jpg', 'photo-d.jpg']));
+    expect(within(grid).getAllByRole('heading').map((heading) => heading.textContent)).toEqual([
+      'March 2015',
+      'Sat, 14 March',
+      'Mon, 2 March',
+      'December 2014',
+      'Wed, 31 December',
+    ]);
+    expect(timelineCalls(fetchMock)).toEqual(['/api/timeline', '/api/timeline/2015-03?page=1&limit=100', '/api/timeline/2014-12?page=1&limit=100']);
     expect(within(grid).getAllByRole('link')[0]).toHaveAttribute('href', '/image/a');
+    expect(within(grid).getAllByRole('listitem').map((tile) => tile.getAttribute('aria-posinset'))).toEqual(['1', '2', '3', '4']);
+    expect(screen.getByRole('slider', { name: 'Timeline scrubber' })).toHaveAttribute('aria-valuetext', 'March 2015, 3 photos');
   });
 
-  it('asks for the next page only within 1000px of the page bottom (spec §9)', async () => {
+  it('shows 12 skeletons while the timeline loads, then "Loading more images..." while its photos do', async () => {
     setToken(fakeToken());
-    const all = Array.from({ length: 120 }, (_, index) => image(`i${index}`));
-    const fetchMock = stubFetch({ 'GET /api/gridimages': ({ url }) => pagedAnswer(all, url) });
-    Object.defineProperty(document.documentElement, 'scrollHeight', { value: 10_000, configurable: true });
-    renderApp('/');
-    await screen.findByRole('list', { name: 'Gallery' });
-    // jsdom's window is 768px tall: 768 + 8200 is 1032px from the bottom, 768 + 8240 is 992px.
-    act(() => scrollWindowTo(8200));
-    expect(gridCalls(fetchMock)).toHaveLength(1);
-    act(() => scrollWindowTo(8240));
-    await waitFor(() => expect(gridCalls(fetchMock)).toEqual(['/api/gridimages?page=1&limit=50', '/api/gridimages?page=2&limit=50']));
-  });
-
-  it('shows 12 skeletons while the first page loads, then "Loading more images..." while the next one does', async () => {
-    setToken(fakeToken());
-    let releaseFirst: () => void = () => {};
-    let releaseSecond: () => void = () => {};
-    const first = new Promise<void>((resolve) => (releaseFirst = resolve));
-    const second = new Promise<void>((resolve) => (releaseSecond = resolve));
+    let releaseTimeline: () => void = () => {};
+    let releaseMonth: () => void = () => {};
+    const timeline = new Promise<void>((resolve) => (releaseTimeline = resolve));
+    const month = new Promise<void>((resolve) => (releaseMonth = resolve));
     const fetchMock = stubGallery();
     const answer = fetchMock.getMockImplementation()!;
     fetchMock.mockImplementation(async (input, init) => {
       const url = String(input);
-      if (url.includes('page=1')) await first;
-      if (url.includes('page=2')) await second;
+      if (url === '/api/timeline') await timeline;
+      if (url.startsWith('/api/timeline/')) await month;
       return answer(input, init);
     });
     renderApp('/');
     await waitFor(() => expect(screen.getAllByTestId('grid-skeleton')).toHaveLength(12));
-    releaseFirst();
+    releaseTimeline();
     expect(await screen.findByText(texts.LOADING_MORE)).toBeInTheDocument();
     expect(screen.queryByTestId('grid-skeleton')).not.toBeInTheDocument();
-    releaseSecond();
+    releaseMonth();
     await waitFor(() => expect(screen.queryByText(texts.LOADING_MORE)).not.toBeInTheDocument());
+    expect(tileNames(screen.getByRole('list', { name: 'Gallery' }))).toEqual(['photo-a.jpg', 'photo-d.jpg']);
   });
 
-  it('keeps only the rows near the viewport in the DOM, however many images are loaded', async () => {
+  it('keeps only the rows near the viewport in the DOM, and loads a month page by page as its rows come near', async () => {
     setToken(fakeToken());
     const all = Array.from({ length: 1000 }, (_, index) => image(`i${index}`));
-    stubFetch({ 'GET /api/gridimages': { body: { images: all, pagination: { currentPage: 1, hasMore: false, totalImages: 1000 } } } });
+    const fetchMock = stubFetch(timelineRoutes(all));
     renderApp('/');
     const grid = await screen.findByRole('list', { name: 'Gallery' });
     await waitFor(() => expect(tileNames(grid)).toContain('photo-i0.jpg'));
+    // The month's first page covers the screen and the next one and a half: nothing more is asked for.
+    expect(timelineCalls(fetchMock)).toEqual(['/api/timeline', '/api/timeline/2024-01?page=1&limit=100']);
     const tiles = within(grid).getAllByRole('listitem');
     expect(tiles.length).toBeLessThan(60);
     expect(tiles[0]).toHaveAttribute('aria-setsize', '1000');
-    // The list is as tall as all its rows, so the page scrolls as if every image were there.
+    // The section is as tall as all its rows, so it scrolls as if every photo were there.
     expect(parseFloat(grid.style.height)).toBeGreaterThan(40_000);
 
-    act(() => scrollWindowTo(40_000));
+    const scroller = grid.parentElement!;
+    act(() => {
+      scroller.scrollTop = 40_000;
+      scroller.dispatchEvent(new Event('scroll'));
+    });
     await waitFor(() => expect(tileNames(grid)).not.toContain('photo-i0.jpg'));
+    await waitFor(() => expect(within(grid).queryAllByRole('listitem').length).toBeGreaterThan(0));
     const positions = within(grid).getAllByRole('listitem').map((tile) => Number(tile.getAttribute('aria-posinset')));
-    expect(Math.min(...positions)).toBeGreaterThan(300);
+    expect(Math.min(...positions)).toBeGreaterThan(800);
     expect(positions.length).toBeLessThan(60);
+    // 40,000px down is row 193 of 206px, photo 965: page 10 (and the screen and a half around it).
+    expect(timelineCalls(fetchMock)).toContain('/api/timeline/2024-01?page=10&limit=100');
+    expect(timelineCalls(fetchMock)).not.toContain('/api/timeline/2024-01?page=5&limit=100');
   });
 
   it('hands the detail the origin, and the list only when the view is its own (shuffled)', async () => {
@@ -200,22 +204,31 @@ describe('gallery', () => {
     expect(within(dialog).getByRole('alert')).toHaveTextContent(texts.ENTER_ONE_TAG);
   });
 
-  it('deletes the selected images after confirmation: gone from the grid, with the server’s message', async () => {
+  it('deletes the selected images after confirmation: gone from the timeline, with the server’s message', async () => {
     setToken(fakeToken());
-    const fetchMock = stubGallery({ 'POST /api/deleteImages': { body: { message: '1 image deleted.' } } });
+    let photos = library();
+    const fetchMock = stubFetch({
+      ...timelineRoutes(() => photos),
+      'POST /api/deleteImages': () => {
+        photos = photos.filter((photo) => photo._id !== 'a');
+        return { body: { message: '1 image deleted.' } };
+      },
+    });
     renderApp('/');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('checkbox', { name: 'Select photo-a.jpg' }));
     await user.click(within(screen.getByRole('toolbar', { name: 'Gallery actions' })).getByRole('button', { name: 'Delete' }));
     const dialog = screen.getByRole('dialog', { name: 'Delete 1 image?' });
+    const reads = timelineCalls(fetchMock).length;
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
     expect(await screen.findByText('1 image deleted.')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(tileNames(screen.getByRole('list', { name: 'Gallery' }))).toEqual(['photo-d.jpg']);
     const post = fetchMock.mock.calls.find(([url]) => url === '/api/deleteImages');
     expect(JSON.parse(String(post?.[1]?.body))).toEqual({ imageIds: ['a'] });
-    // The loaded pages are not fetched again.
-    expect(gridCalls(fetchMock)).toHaveLength(2);
+    // The timeline's counts and the month on screen are read again.
+    await waitFor(() => expect(timelineCalls(fetchMock).slice(reads)).toEqual(['/api/timeline', '/api/timeline/2024-01?page=1&limit=100']));
+    expect(tileNames(screen.getByRole('list', { name: 'Gallery' }))).toEqual(['photo-d.jpg']);
   });
 
   it('keeps everything and shows the server’s message when the delete is refused', async () => {

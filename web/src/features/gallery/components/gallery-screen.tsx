@@ -1,5 +1,4 @@
 import { useCallback, useId, useMemo, useState } from 'react';
-import { texts } from '@photo/contract';
 import { Button, LinkButton } from '@/components/ui/button';
 import { EmptyState } from '@/components/ui/empty-state';
 import { GridSkeleton } from '@/components/ui/grid-skeleton';
@@ -9,42 +8,52 @@ import { ShareDialog } from '@/components/ui/share-dialog';
 import { UnconfirmedAddressNote } from '@/components/ui/unconfirmed-address-note';
 import { paths } from '@/config/paths';
 import { useDetailLinkState } from '@/hooks/use-detail-link-state';
-import { useInfiniteScroll } from '@/hooks/use-infinite-scroll';
 import { useSelection } from '@/hooks/use-selection';
 import { isAdmin } from '@/lib/auth';
-import { toGridItems, uniqueImages } from '@/lib/images';
-import { useGallery } from '../api/get-gallery';
+import { toGridItems } from '@/lib/images';
+import { useTimeline } from '../api/get-timeline';
+import { TIMELINE_PAGE_SIZE, useCachedMonthPages } from '../api/get-timeline-month';
 import { ActionBar } from './action-bar';
 import { AddTagsDialog } from './add-tags-dialog';
 import { DeleteDialog } from './delete-dialog';
 import { TagPanel } from './tag-panel';
+import { loadedImagesOf, summarizeMonth, type LoadedMonth } from './timeline/loaded-months';
+import { Timeline } from './timeline/timeline';
 import { useGalleryView } from './use-gallery-view';
 
 type Dialog = 'add-tags' | 'delete' | 'share' | null;
 
-/** Spec §2 Gallery: the infinite, virtualized grid with selection and the gallery actions. */
+/**
+ * Spec §2 Gallery: the timeline of the whole library (issue 11), or the shuffled or tag-filtered
+ * grid, with selection and the gallery actions. Select All, Randomize and the counts act on the
+ * loaded photos (spec §2), which are the timeline's loaded months.
+ */
 export function GalleryScreen() {
-  const gallery = useGallery();
-  const pages = gallery.data?.pages;
-  const loaded = useMemo(() => uniqueImages(pages ?? []), [pages]);
+  const timeline = useTimeline();
+  const cachedPages = useCachedMonthPages();
+  const loadedMonths = useMemo(() => {
+    const months = new Map<string, LoadedMonth>();
+    for (const [month, pages] of cachedPages) months.set(month, summarizeMonth(pages, TIMELINE_PAGE_SIZE));
+    return months;
+  }, [cachedPages]);
+  const loaded = useMemo(() => loadedImagesOf(loadedMonths), [loadedMonths]);
   const view = useGalleryView(loaded);
   const { selected, toggle, selectAll, clear } = useSelection();
   const [dialog, setDialog] = useState<Dialog>(null);
   const tagPanelId = useId();
 
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = gallery;
-  const loadMore = useCallback(() => void fetchNextPage(), [fetchNextPage]);
-  useInfiniteScroll(view.paging && hasNextPage && !isFetchingNextPage, loadMore);
-
-  const items = useMemo(() => toGridItems(view.images), [view.images]);
-  const ids = useMemo(() => items.map((item) => item.id), [items]);
-  // In the default order the detail steps through the whole gallery, not only the loaded pages
-  // (spec §4: previous/next wrap around the full list); a shuffled or filtered view hands its own list.
-  const showsOwnList = view.mode === 'random' || view.filtering;
-  const linkState = useDetailLinkState(showsOwnList ? ids : undefined);
+  const showsTimeline = view.showsTimeline;
+  const items = useMemo(() => (showsTimeline ? [] : toGridItems(view.images)), [showsTimeline, view.images]);
+  const ids = useMemo(() => view.images.map((image) => image._id), [view.images]);
+  // In the timeline the detail steps through the whole gallery, not only the loaded months (spec §4:
+  // previous/next wrap around the full list); a shuffled or filtered view hands its own list.
+  const linkState = useDetailLinkState(showsTimeline ? undefined : ids);
   const selectedIds = ids.filter((id) => selected.has(id));
   const allSelected = ids.length > 0 && selectedIds.length === ids.length;
   const closeDialog = useCallback(() => setDialog(null), []);
+
+  const months = timeline.data?.months ?? [];
+  const empty = showsTimeline ? !timeline.isPending && months.length === 0 : !view.filterPending && ids.length === 0;
 
   return (
     <Page>
@@ -69,8 +78,8 @@ export function GalleryScreen() {
         <TagPanel id={tagPanelId} selected={view.tags} onToggle={view.toggleTag} onClose={view.closeTagPanel} />
       ) : null}
 
-      {gallery.isPending || view.filterPending ? <GridSkeleton count={12} /> : null}
-      {!gallery.isPending && !view.filterPending && ids.length === 0 ? (
+      {(showsTimeline && timeline.isPending) || view.filterPending ? <GridSkeleton count={12} /> : null}
+      {empty ? (
         view.filtering ? (
           <EmptyState title="No images with these tags" action={<Button onClick={view.reset}>Reset Filter</Button>} />
         ) : (
@@ -82,13 +91,11 @@ export function GalleryScreen() {
           />
         )
       ) : null}
-      {ids.length > 0 && !view.filterPending ? (
-        <SelectableGrid label="Gallery" items={items} selected={selected} onToggle={toggle} linkState={linkState} />
+      {showsTimeline && timeline.data && months.length > 0 ? (
+        <Timeline timeline={timeline.data} loadedMonths={loadedMonths} selected={selected} onToggle={toggle} linkState={linkState} />
       ) : null}
-      {isFetchingNextPage ? (
-        <p role="status" className="py-6 text-center text-slate-600">
-          {texts.LOADING_MORE}
-        </p>
+      {!showsTimeline && ids.length > 0 && !view.filterPending ? (
+        <SelectableGrid label="Gallery" items={items} selected={selected} onToggle={toggle} linkState={linkState} />
       ) : null}
 
       {dialog === 'add-tags' ? <AddTagsDialog imageIds={selectedIds} onClose={closeDialog} /> : null}

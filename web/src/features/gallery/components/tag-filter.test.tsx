@@ -3,28 +3,23 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { setToken } from '@/lib/auth-token';
 import { fakeToken, stubFetch } from '@/testing/fetch-stub';
-import { makeImage, scrollWindowTo } from '@/testing/images';
+import { makeImage, scrollWindowTo, timelineRoutes } from '@/testing/images';
 import { renderApp } from '@/testing/render-app';
 import { MAX_SHOWN_TAGS, tagsToShow } from './tag-panel';
 
 type Answer = { status?: number; body?: unknown };
 
-/** Page 1 of a longer gallery (page 2 exists), the vocabulary, and the tag search answering `filter`. */
+/** A library of three photos (the timeline), the vocabulary, and the tag search answering `filter`. */
 function stubFilter(filter: (tags: string[]) => Answer) {
   return stubFetch({
-    'GET /api/gridimages': ({ url }) => {
-      const page = Number(new URL(url, 'http://x').searchParams.get('page'));
-      return page === 1
-        ? { body: { images: [makeImage('a'), makeImage('b')], pagination: { currentPage: 1, hasMore: true, totalImages: 3 } } }
-        : { body: { images: [makeImage('c')], pagination: { currentPage: 2, hasMore: false, totalImages: 3 } } };
-    },
+    ...timelineRoutes([makeImage('a'), makeImage('b'), makeImage('c')]),
     'GET /exisiting-tag': { body: { tags: ['beach', 'city', 'dog'] } },
     'POST /api/headerSearchTags': ({ init }) => filter((JSON.parse(String(init?.body)) as { query: string[] }).query),
   });
 }
 
 const tileNames = () => within(screen.getByRole('list', { name: 'Gallery' })).queryAllByRole('img').map((img) => img.getAttribute('alt'));
-const gridCalls = (mock: ReturnType<typeof stubFetch>) => mock.mock.calls.filter(([url]) => String(url).startsWith('/api/gridimages')).length;
+const timelineCalls = (mock: ReturnType<typeof stubFetch>) => mock.mock.calls.filter(([url]) => String(url).startsWith('/api/timeline')).length;
 
 async function openPanel() {
   const user = userEvent.setup();
@@ -55,7 +50,7 @@ describe('gallery tag filter', () => {
     });
     renderApp('/');
     const { user, panel } = await openPanel();
-    const calls = gridCalls(fetchMock);
+    const calls = timelineCalls(fetchMock);
 
     await user.click(within(panel).getByRole('button', { name: '#beach' }));
     expect(within(panel).getByRole('button', { name: '#beach' })).toHaveAttribute('aria-pressed', 'true');
@@ -63,9 +58,9 @@ describe('gallery tag filter', () => {
     await user.click(within(panel).getByRole('button', { name: '#dog' }));
     await waitFor(() => expect(tileNames()).toEqual(['photo-z.jpg', 'photo-a.jpg']));
     expect(asked).toEqual([['beach'], ['beach', 'dog']]);
-    // Filtered results are the whole answer: scrolling asks for no further gallery page.
+    // Filtered results are the whole answer: scrolling asks for no more of the library.
     act(() => scrollWindowTo(5000));
-    expect(gridCalls(fetchMock)).toBe(calls);
+    expect(timelineCalls(fetchMock)).toBe(calls);
 
     await user.click(within(panel).getByRole('button', { name: '#beach' }));
     await user.click(within(panel).getByRole('button', { name: '#dog' }));
@@ -108,7 +103,7 @@ describe('a large vocabulary', () => {
 
     setToken(fakeToken());
     stubFetch({
-      'GET /api/gridimages': { body: { images: [makeImage('a')], pagination: { currentPage: 1, hasMore: false, totalImages: 1 } } },
+      ...timelineRoutes([makeImage('a')]),
       'GET /exisiting-tag': { body: { tags: many } },
     });
     renderApp('/');

@@ -10,8 +10,9 @@ import { savedView, saveView } from './saved-views';
 export type GalleryMode = 'default' | 'random' | 'tags';
 
 /**
- * Spec §4 Gallery mode and tag filter: which images the grid shows, and whether paging goes on.
- * Default shows the loaded pages; random a shuffled copy; tags the whole library's matches.
+ * Spec §4 Gallery mode and tag filter: which images the grid shows, or whether the timeline does.
+ * Default shows the timeline (its loaded months are `loaded`); random a shuffled copy of what is
+ * loaded; tags the whole library's matches.
  */
 export function useGalleryView(loaded: Image[]) {
   const { key } = useLocation();
@@ -66,8 +67,8 @@ export function useGalleryView(loaded: Image[]) {
     images,
     filtering,
     filterPending: filtering && filtered.isPending,
-    /** Paging goes on only over the plain loaded list (also when a failed filter fell back to it). */
-    paging: mode === 'default' || (mode === 'tags' && (!filtering || (filtered.isError && filtered.data === undefined))),
+    /** The timeline shows whenever the list is the plain library (also when a failed filter fell back to it). */
+    showsTimeline: mode === 'default' || (mode === 'tags' && (!filtering || (filtered.isError && filtered.data === undefined))),
     randomize,
     toggleTagPanel,
     closeTagPanel,

@@ -3,12 +3,13 @@ import { Button } from '@/components/ui/button';
 import { DownloadButton } from '@/components/downloads';
 import { mayShareImage } from '@/lib/auth';
 import { DetailTags } from './detail-tags';
+import { InfoToggle } from './info-toggle';
 import { InPhotoButton } from './in-photo-button';
 import { LikeButton } from './like-button';
 
 type DetailPanelProps = { image: Image; onShare: () => void };
 
-/** Spec §2 Image detail: like, "I'm in this photo!", share and tags, beside (or under) the image. */
+/** Spec §2 Image detail: like, "I'm in this photo!", share, tags and the info panel, beside (or under) the image. */
 export function DetailPanel({ image, onShare }: DetailPanelProps) {
   return (
     <aside aria-label="Image actions" className="flex flex-col gap-5 bg-white p-5 text-slate-900 lg:w-80 lg:shrink-0 lg:overflow-y-auto">
@@ -25,6 +26,7 @@ export function DetailPanel({ image, onShare }: DetailPanelProps) {
         <DownloadButton kind="original" imageId={image._id} />
       </div>
       <DetailTags key={image._id} imageId={image._id} tags={image.tags} />
+      <InfoToggle imageId={image._id} />
     </aside>
   );
 }

@@ -8,6 +8,7 @@ import { shownData } from '@/lib/live-queries';
 import { imageQueryKey, useImage } from '../api/get-image';
 import { useLikeImage } from '../api/image-actions';
 import { AddTagForm } from './add-tag-form';
+import { InfoToggle } from './info-toggle';
 import { InPhotoButton } from './in-photo-button';
 import { ImageLoadState } from './image-load-state';
 import { TagList } from './tag-list';
@@ -66,6 +67,7 @@ export function SharedImageDetailScreen() {
           <TagList tags={tags} />
         </section>
         <SharedLikeToggle image={data} />
+        <InfoToggle imageId={data._id} />
         <div>
           <Button variant="ghost" onClick={goBack}>
             Go Back

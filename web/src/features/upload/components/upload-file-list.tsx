@@ -1,20 +1,34 @@
 import { memo } from 'react';
-import type { FileProgress } from './use-batch-upload';
+import type { FileState } from '../api/upload-queue';
 
 const OUTCOME_TEXT = { kept: 'Uploaded', duplicate: 'Already in your library', refused: 'Refused', failed: 'Not uploaded' } as const;
 const OUTCOME_TONE = { kept: 'text-emerald-700', duplicate: 'text-slate-600', refused: 'text-red-700', failed: 'text-red-700' } as const;
 
-function statusText(progress: FileProgress | undefined): string {
-  if (!progress) return '';
-  const { sent, outcome } = progress;
+function statusText(state: FileState | undefined, percent: number): string {
+  if (!state) return '';
+  const { phase, outcome } = state;
   if (outcome) return outcome.reason ? `${OUTCOME_TEXT[outcome.status]}: ${outcome.reason}` : OUTCOME_TEXT[outcome.status];
-  if (sent >= 1) return 'Processing...';
-  return sent > 0 ? `${Math.round(sent * 100)}%` : 'Waiting';
+  switch (phase) {
+    case 'hashing':
+      return 'Checking...';
+    case 'processing':
+      return 'Processing...';
+    case 'paused':
+      return `Paused at ${percent}%`;
+    case 'retrying':
+      return `Connection lost at ${percent}%, trying again...`;
+    case 'offline':
+      return `Offline at ${percent}%, continues when the network is back`;
+    case 'sending':
+      return state.resumed ? `${percent}% (continued)` : `${percent}%`;
+    default:
+      return 'Waiting';
+  }
 }
 
 /** The chosen files; once an upload runs, each with its progress and then its outcome. */
-export function UploadFileList({ files, progress }: { files: File[]; progress: FileProgress[] }) {
-  const done = progress.filter((file) => file.outcome).length;
+export function UploadFileList({ files, states }: { files: readonly File[]; states: readonly FileState[] }) {
+  const done = states.filter((state) => state.outcome).length;
   return (
     <div>
       <h2 className="mb-2 text-sm font-medium text-slate-700">
@@ -22,7 +36,7 @@ export function UploadFileList({ files, progress }: { files: File[]; progress: F
       </h2>
       <ul aria-label="Selected images" className="flex max-h-80 flex-col gap-2 overflow-y-auto text-sm">
         {files.map((file, index) => (
-          <FileRow key={`${index}-${file.name}`} name={file.name} progress={progress[index]} />
+          <FileRow key={`${index}-${file.name}`} name={file.name} size={file.size} state={states[index]} />
         ))}
       </ul>
     </div>
@@ -30,16 +44,17 @@ export function UploadFileList({ files, progress }: { files: File[]; progress: F
 }
 
 // Memoized: a progress event changes a few files of a selection that may hold hundreds.
-const FileRow = memo(function FileRow({ name, progress }: { name: string; progress: FileProgress | undefined }) {
-  const outcome = progress?.outcome;
-  const percent = Math.round((outcome && outcome.status !== 'failed' ? 1 : (progress?.sent ?? 0)) * 100);
+const FileRow = memo(function FileRow({ name, size, state }: { name: string; size: number; state: FileState | undefined }) {
+  const outcome = state?.outcome;
+  const fraction = outcome && outcome.status !== 'failed' ? 1 : size > 0 ? Math.min(1, (state?.sent ?? 0) / size) : 0;
+  const percent = Math.round(fraction * 100);
   return (
     <li className="flex flex-col gap-1">
       <div className="flex items-baseline justify-between gap-3">
         <span className="truncate text-slate-800">{name}</span>
-        <span className={`shrink-0 text-xs ${outcome ? OUTCOME_TONE[outcome.status] : 'text-slate-500'}`}>{statusText(progress)}</span>
+        <span className={`shrink-0 text-xs ${outcome ? OUTCOME_TONE[outcome.status] : 'text-slate-500'}`}>{statusText(state, percent)}</span>
       </div>
-      {progress ? (
+      {state ? (
         <div
           role="progressbar"
           aria-label={name}

@@ -1,4 +1,4 @@
-import type { FileOutcome } from '../api/upload-in-batches';
+import type { FileOutcome } from '../api/upload-outcome';
 
 export type UploadReport = { kept: number; duplicate: number; refused: number; failed: number; stopped: boolean };
 

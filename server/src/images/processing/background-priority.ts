@@ -1,0 +1,51 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import os from 'node:os';
+
+/**
+ * Image work yields to people browsing (issues 13 and 14, decision 0007): the threads that decode
+ * and encode pictures run at a lower scheduling priority than the event loop that answers requests.
+ * On two cores, two decodes with libvips' worker threads otherwise take the CPU in equal shares
+ * with the one thread that serves every gallery page, and its p99 grows fourfold while photos are
+ * processed. Linux schedules threads, and a thread's nice value is its own: libvips' workers
+ * (named "libvips worker") and the HEIC decoder threads are set to nice 10 — they still get all the
+ * CPU nobody else wants, so ingest is as fast when no one browses. Elsewhere this does nothing.
+ */
+const BACKGROUND_NICE = 10;
+const IMAGE_THREAD = 'libvips worker';
+
+const lowered = new Set<number>();
+
+/** Lowers every libvips worker thread not lowered yet (cheap: one small directory read). */
+export function lowerImageThreads(): void {
+  if (process.platform !== 'linux') return;
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  // Forget threads that ended, so the set stays as small as the thread count.
+  if (lowered.size > tids.length * 2) lowered.clear();
+  for (const name of tids) {
+    const tid = Number(name);
+    if (lowered.has(tid) || tid === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/self/task/${name}/comm`, 'utf8').trim() !== IMAGE_THREAD) continue;
+      os.setPriority(tid, BACKGROUND_NICE);
+      lowered.add(tid);
+    } catch {
+      // The thread ended meanwhile, or priorities cannot be changed here: nothing to do.
+    }
+  }
+}
+
+/** Lowers the calling thread itself (a worker thread: the HEIC decoder). */
+export function lowerThisThread(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid !== process.pid) os.setPriority(tid, BACKGROUND_NICE);
+  } catch {
+    // Not available: the thread keeps the normal priority.
+  }
+}

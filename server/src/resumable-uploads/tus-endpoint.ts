@@ -1,0 +1,90 @@
+import type { IncomingMessage } from 'node:http';
+import { TUS_PATH, type UploadOutcome, UPLOAD_OUTCOME_HEADERS } from '@photo/contract';
+import { EVENTS, type Lock, MemoryLocker, Server } from '@tus/server';
+import type { AuthUser } from '../auth/auth-user.js';
+import { AppError } from '../http/errors.js';
+import type { ResumableUploadsService } from './resumable-uploads.service.js';
+import { newUploadId, type TusBytes } from './tus-stores.js';
+
+/** The person each request tus handles was authenticated as (set by the route before handing over). */
+export const tusRequestUsers = new WeakMap<IncomingMessage, AuthUser>();
+
+/** The request object tus hands to its hooks (srvx's), which carries Node's request. */
+interface NodeBackedRequest {
+  method: string;
+  runtime?: { node?: { req?: IncomingMessage } };
+}
+
+/** The tus server, and its lock on one upload (held by whichever request works on the upload). */
+export interface TusEndpoint {
+  server: Server;
+  lockFor(id: string): Lock;
+}
+
+/**
+ * The tus 1.0 server (@tus/server) over the configured store. Its hooks are where tus meets the
+ * rest of the app: a new upload is recorded as the caller's (the route has authenticated them and
+ * checked the limits), and the request that brings the last byte is answered with the file's outcome.
+ */
+export function createTusServer(deps: { bytes: TusBytes; uploads: ResumableUploadsService; maxFileBytes: number }): TusEndpoint {
+  const { bytes, uploads } = deps;
+  // In memory: one process's requests for an upload take turns (a client sends one at a time anyway).
+  const locker = new MemoryLocker();
+  const server = new Server({
+    path: TUS_PATH,
+    locker,
+    datastore: bytes.datastore,
+    maxSize: deps.maxFileBytes,
+    // Relative, so the URL is right behind any proxy (clients resolve it against the endpoint).
+    generateUrl: (_req, { path, id }) => `${path}/${bytes.publicId(id)}`,
+    getFileIdFromRequest: (_req, last) => (last && /^[0-9a-f]{32}$/.test(last) ? bytes.storeId(last) : undefined),
+    namingFunction: () => bytes.storeId(newUploadId()),
+    // The web app is same-origin; no cross-origin access.
+    allowedOrigins: () => false,
+    exposedHeaders: Object.values(UPLOAD_OUTCOME_HEADERS),
+    onUploadCreate: async (req, upload) => {
+      const user = userOf(req);
+      await asTusError(() => uploads.created(user, bytes.publicId(upload.id), upload.size ?? 0, upload.metadata));
+      return {};
+    },
+    onUploadFinish: async (req, upload) => {
+      // tus reads the upload again before answering a POST: the bytes go once the answer is out.
+      const outcome = await uploads.finish(bytes.publicId(upload.id), { keepBytes: true });
+      if (!outcome) return {};
+      // A PATCH is answered 200 with the outcome; a POST (an empty file, or all of it with the creation) stays 201 for its Location.
+      return { ...((req as NodeBackedRequest).method === 'PATCH' ? { status_code: 200 } : {}), ...outcomeAnswer(outcome) };
+    },
+  });
+  server.on(EVENTS.POST_FINISH, (_req, _res, upload) => void uploads.discardFinished(bytes.publicId(upload.id)).catch(() => undefined));
+  return { server, lockFor: (id) => locker.newLock(bytes.storeId(id)) };
+}
+
+/** The outcome as the final PATCH carries it: JSON, and in brief in headers for clients that read no body. */
+export function outcomeAnswer(outcome: UploadOutcome): { headers: Record<string, string>; body: string } {
+  return {
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      [UPLOAD_OUTCOME_HEADERS.status]: outcome.status,
+      ...(outcome.imageId ? { [UPLOAD_OUTCOME_HEADERS.imageId]: outcome.imageId } : {}),
+    },
+    body: JSON.stringify(outcome),
+  };
+}
+
+function userOf(req: unknown): AuthUser {
+  const raw = (req as NodeBackedRequest).runtime?.node?.req;
+  const user = raw ? tusRequestUsers.get(raw) : undefined;
+  // The route authenticates every tus request before tus sees it; this cannot happen.
+  if (!user) throw { status_code: 401, body: 'Please sign in to continue.' };
+  return user;
+}
+
+/** tus answers a thrown `{ status_code, body }` as is. */
+async function asTusError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof AppError) throw { status_code: error.statusCode, body: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { HEARTBEAT_MS } from '../images/processing/claims.js';
+import type { ResumableUploadsService } from './resumable-uploads.service.js';
+
+/** Often enough that an upload is gone soon after it expires, at most every 10 minutes. */
+export function sweepIntervalMs(expiryMs: number): number {
+  return Math.min(10 * 60_000, Math.max(1000, Math.round(expiryMs / 4)));
+}
+
+/**
+ * Removes abandoned uploads (unfinished past TUS_EXPIRY_HOURS: their bytes and rows) and forgets old
+ * outcomes, and finishes uploads whose last byte arrived at a process that then died: at start, then
+ * on an interval. Meanwhile the uploads this process is finishing get their heartbeat. Several
+ * processes may sweep at once (every step is conditional on the row's state).
+ */
+export function startUploadSweep(deps: { uploads: ResumableUploadsService; intervalMs: number; logger: FastifyBaseLogger }): {
+  runOnce: () => Promise<number>;
+  /** Stops the timers and waits for a sweep under way. */
+  stop: () => Promise<void>;
+} {
+  let running: Promise<number> | undefined;
+  const runOnce = () => {
+    running ??= deps.uploads
+      .sweep()
+      .then((n) => {
+        if (n > 0) deps.logger.info({ removed: n }, 'removed expired unfinished uploads');
+        return n;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    return running;
+  };
+  const tick = () => void runOnce().catch((err: unknown) => deps.logger.error({ err }, 'sweeping resumable uploads failed; will retry'));
+  const timer = setInterval(tick, deps.intervalMs);
+  timer.unref();
+  const heartbeat = setInterval(() => void deps.uploads.beat().catch((err: unknown) => deps.logger.warn({ err }, 'upload heartbeat failed')), HEARTBEAT_MS);
+  heartbeat.unref();
+  tick();
+  const stop = async () => {
+    clearInterval(timer);
+    clearInterval(heartbeat);
+    await running?.catch(() => undefined);
+  };
+  return { runOnce, stop };
+}
