@@ -14,6 +14,8 @@ export default defineProject({
     environment: 'jsdom',
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/testing/setup-tests.ts'],
+    // Above the 5 s findBy… wait (setup-tests.ts), so a slow screen fails with what was missing, not a bare timeout.
+    testTimeout: 15_000,
     unstubGlobals: true,
     restoreMocks: true,
     clearMocks: true,

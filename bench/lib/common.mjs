@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import { SERVER_NODE_ARGS, SERVER_RUNTIME_ENV } from '../../scripts/server-runtime.mjs';
 
 export const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const root = path.resolve(benchDir, '..');
@@ -132,7 +133,7 @@ export function freePort() {
 const SERVER_ENV_KEYS = [
   'PORT', 'HOST', 'DATA_DIR', 'PUBLIC_URL', 'DATABASE_URL', 'S3_BUCKET', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID',
   'S3_SECRET_ACCESS_KEY', 'SMTP_URL', 'MAIL_FROM', 'JWT_SECRET', 'JWT_TTL', 'HIDDEN_TAGS', 'TRUST_PROXY', 'LOG_LEVEL',
-  'WEB_DIST', 'MAX_UPLOAD_MB', 'IMAGE_WORKERS', 'NODE_ENV',
+  'WEB_DIST', 'MAX_UPLOAD_MB', 'IMAGE_WORKERS', 'IMAGE_MEMORY_MB', 'NODE_ENV',
 ];
 
 /**
@@ -149,9 +150,8 @@ export async function startServer({ dataDir, databaseUrl, logLevel = 'warn', env
     DATA_DIR: dataDir,
     LOG_LEVEL: logLevel,
     NODE_ENV: 'production',
-    // As `npm start` runs the server (package.json): fewer glibc malloc arenas keep image work's
-    // memory from fragmenting across threads (see sharp's docs on memory allocators).
-    MALLOC_ARENA_MAX: '2',
+    // As `npm start` runs the server (scripts/server-runtime.mjs says why each).
+    ...SERVER_RUNTIME_ENV,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...env,
@@ -159,7 +159,7 @@ export async function startServer({ dataDir, databaseUrl, logLevel = 'warn', env
   mkdirSync(dataDir, { recursive: true });
   const log = logFile ?? path.join(path.dirname(dataDir), `${path.basename(dataDir)}-server.log`);
   const fd = openSync(log, 'w');
-  const child = trackChild(spawn(process.execPath, [...nodeArgs, serverMain], { cwd, env: childEnv, stdio: ['ignore', fd, fd] }));
+  const child = trackChild(spawn(process.execPath, [...SERVER_NODE_ARGS, ...nodeArgs, serverMain], { cwd, env: childEnv, stdio: ['ignore', fd, fd] }));
   closeSync(fd);
   const url = `http://127.0.0.1:${port}`;
   let exited = null;

@@ -123,7 +123,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
 
   const database = openDatabase(config);
   // Image work still running at shutdown finishes first: it writes rows when done.
-  const imagePool = new TaskPool(config.imageWorkers);
+  const imagePool = new TaskPool(config.imageWorkers, config.imageMemoryBytes);
   app.addHook('onClose', async () => {
     await imagePool.onIdle();
     await database.close();

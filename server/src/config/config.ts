@@ -54,6 +54,8 @@ const envSchema = z.object({
   MAX_UPLOAD_REQUEST_MB: z.coerce.number().int().min(1).max(1_048_576).default(2048),
   UPLOAD_IDLE_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(60),
   IMAGE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
+  // Memory the decodes running side by side may take together; a larger one runs alone (task-pool.ts).
+  IMAGE_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(100),
   TRASH_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
   // Fractions allowed (tests use seconds); at most 30 days.
   TUS_EXPIRY_HOURS: z.coerce.number().positive().max(720).default(24),
@@ -89,6 +91,8 @@ export interface Config {
   uploads: { maxFileBytes: number; maxRequestBytes: number; idleTimeoutMs: number };
   /** Images processed at once (decoding is CPU- and memory-bound): one per core by default. */
   imageWorkers: number;
+  /** Bytes the decodes running at once may hold together (a larger decode runs alone). */
+  imageMemoryBytes: number;
   /** Days a deleted image stays in the Trash before it is purged; 0: deleted at once. */
   trashDays: number;
   /**
@@ -145,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       idleTimeoutMs: e.UPLOAD_IDLE_TIMEOUT_S * 1000,
     },
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
+    imageMemoryBytes: e.IMAGE_MEMORY_MB * 1_000_000,
     trashDays: e.TRASH_DAYS,
     resumableUploads: {
       dir: path.join(dataDir, 'tus'),

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import type { Config } from '../config/config.js';
 import type { DB } from './schema.js';
 
@@ -14,8 +14,6 @@ export interface Database {
   close(): Promise<void>;
 }
 
-// COUNT(*) and BIGINT come back from pg as strings; every count we read fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 export function openDatabase(config: Pick<Config, 'database'>): Database {
   const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
@@ -34,7 +32,19 @@ function openSqlite(file: string): Kysely<DB> {
   return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
+/**
+ * pg is loaded only when PostgreSQL is configured: a SQLite server does not hold it (about 14 MB
+ * resident; issue 14, idle memory). It is CommonJS, so `require` loads it synchronously.
+ */
+export function loadPg(): typeof import('pg') {
+  const pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+  // COUNT(*) and BIGINT come back from pg as strings; every count we read fits a JS number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+  return pg;
+}
+
 function openPostgres(url: string): Kysely<DB> {
+  const pg = loadPg();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }

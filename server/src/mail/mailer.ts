@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import type { Config } from '../config/config.js';
 
@@ -25,28 +25,40 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
   return config.smtpUrl ? smtpMailer(config.smtpUrl, config.from, logger) : outboxMailer(config.outboxDir, config.from, logger);
 }
 
+/**
+ * The transport is made on the first message: nodemailer (about 13 MB resident once loaded) is not
+ * held by a server that has sent nothing yet (issue 14: idle memory).
+ */
+function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
+  let transport: Promise<Transporter> | undefined;
+  return {
+    get: () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    close: () => void transport?.then((t) => t.close()),
+  };
+}
+
 function smtpMailer(smtpUrl: string, from: string, logger: Logger): Mailer {
-  const transport: Transporter = nodemailer.createTransport(smtpUrl);
+  const transport = lazyTransport(smtpUrl);
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       logger.info({ to: message.to, subject: message.subject, messageId: info.messageId }, 'mail sent');
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }
 
 function outboxMailer(outboxDir: string, from: string, logger: Logger): Mailer {
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazyTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     async send(message) {
-      const info = await transport.sendMail({ from, ...message });
+      const info = await (await transport.get()).sendMail({ from, ...message });
       await mkdir(outboxDir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       const file = path.join(outboxDir, `${stamp}-${randomBytes(4).toString('hex')}.eml`);
       await writeFile(file, info.message as Buffer);
       logger.info({ to: message.to, subject: message.subject, file }, 'mail written to outbox');
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }

@@ -42,7 +42,7 @@ export async function registerResumableUploadRoutes(
     reply.hijack();
     if (request.user) tusRequestUsers.set(request.raw, request.user);
     try {
-      await tus.server.handle(request.raw, reply.raw);
+      await tus.handle(request.raw, reply.raw);
     } catch (err) {
       request.log.error({ err }, 'the tus server failed');
       if (!reply.raw.headersSent) reply.raw.writeHead(500).end();
@@ -89,7 +89,7 @@ function answerFromRow(request: FastifyRequest, reply: FastifyReply, row: Resuma
  * tus's lock for the upload (a PATCH still sending is asked to stop), the bytes and the row go.
  */
 async function terminate(reply: FastifyReply, row: ResumableUploadRow, uploads: ResumableUploadsService, tus: TusEndpoint) {
-  const lock = tus.lockFor(row.id);
+  const lock = await tus.lockFor(row.id);
   await lock.lock(AbortSignal.timeout(30_000), () => undefined);
   try {
     await uploads.forget(row);

@@ -1,6 +1,6 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TUS_PATH, type UploadOutcome, UPLOAD_OUTCOME_HEADERS } from '@photo/contract';
-import { EVENTS, type Lock, MemoryLocker, Server } from '@tus/server';
+import type { Lock } from '@tus/server';
 import type { AuthUser } from '../auth/auth-user.js';
 import { AppError } from '../http/errors.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
@@ -17,8 +17,9 @@ interface NodeBackedRequest {
 
 /** The tus server, and its lock on one upload (held by whichever request works on the upload). */
 export interface TusEndpoint {
-  server: Server;
-  lockFor(id: string): Lock;
+  /** Hands one request to tus. */
+  handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  lockFor(id: string): Promise<Lock>;
 }
 
 /**
@@ -27,6 +28,17 @@ export interface TusEndpoint {
  * checked the limits), and the request that brings the last byte is answered with the file's outcome.
  */
 export function createTusServer(deps: { bytes: TusBytes; uploads: ResumableUploadsService; maxFileBytes: number }): TusEndpoint {
+  // @tus/server (about 15 MB resident) is loaded with the first tus request, not at start (issue 14: idle memory).
+  let loaded: ReturnType<typeof buildTusServer> | undefined;
+  const tus = () => (loaded ??= buildTusServer(deps));
+  return {
+    handle: async (req, res) => (await tus()).server.handle(req, res),
+    lockFor: async (id) => (await tus()).locker.newLock(deps.bytes.storeId(id)),
+  };
+}
+
+async function buildTusServer(deps: { bytes: TusBytes; uploads: ResumableUploadsService; maxFileBytes: number }) {
+  const { EVENTS, MemoryLocker, Server } = await import('@tus/server');
   const { bytes, uploads } = deps;
   // In memory: one process's requests for an upload take turns (a client sends one at a time anyway).
   const locker = new MemoryLocker();
@@ -56,7 +68,7 @@ export function createTusServer(deps: { bytes: TusBytes; uploads: ResumableUploa
     },
   });
   server.on(EVENTS.POST_FINISH, (_req, _res, upload) => void uploads.discardFinished(bytes.publicId(upload.id)).catch(() => undefined));
-  return { server, lockFor: (id) => locker.newLock(bytes.storeId(id)) };
+  return { server, locker };
 }
 
 /** The outcome as the final PATCH carries it: JSON, and in brief in headers for clients that read no body. */

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy…/waitFor wait up to 5 s, not 1 s: lazily loaded screens take longer to appear on a machine
+// busy with the server suite running beside these tests; a screen that never appears still fails.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();

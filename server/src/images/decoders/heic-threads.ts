@@ -17,9 +17,11 @@ interface Thread {
 /**
  * How long an idle decoder thread is kept. Its memory (the WASM instances of past decodes, tens to
  * hundreds of MB) goes back to the system only when the thread ends; starting one again costs
- * ~100–300 ms, which a burst of HEIC uploads pays once.
+ * ~100–300 ms. A burst of HEIC uploads reuses the thread (the image pool starts the next decode
+ * within milliseconds), while a thread left idle is gone before the next heavy decode — an AVIF or
+ * a large JPEG — reaches its peak, so their memory does not add up (issue 14: it did for 10 s).
  */
-export const HEIC_THREAD_IDLE_MS = 10_000;
+export const HEIC_THREAD_IDLE_MS = 250;
 
 // Under the test runner this module is TypeScript source; the worker then loads through tsx too.
 const fromSource = import.meta.url.endsWith('.ts');

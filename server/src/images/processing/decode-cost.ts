@@ -74,6 +74,17 @@ export function decodeBytes(facts: DecodeFacts): number {
 }
 
 /**
+ * What a decode that streams still holds: the display-size pixels and their encodings, with
+ * libvips' buffers (measured: a 22 MP baseline JPEG, shrunk on load, peaks about 40 MB above idle).
+ */
+export const STREAMING_DECODE_BYTES = 40_000_000;
+
+/** Peak bytes processing the described image takes, streaming or not: what the image pool reserves for it. */
+export function processingBytes(facts: DecodeFacts): number {
+  return Math.max(decodeBytes(facts), STREAMING_DECODE_BYTES);
+}
+
+/**
  * Why the described image is refused, or undefined when its decode fits the budget. The reason
  * names the limit in megapixels for that kind of image, which people understand better than bytes.
  */

@@ -1,18 +1,15 @@
 import { open, readFile } from 'node:fs/promises';
 import { gifCanvasSize } from './gif-canvas.js';
-import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { readHeicSize } from '../decoders/heic.js';
 import { heicThreads } from '../decoders/heic-threads.js';
 import type { Decoder } from '../ingest/file-type.js';
 import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
-import { type DecodeFacts, overDecodeBudget } from './decode-cost.js';
+import { type DecodeFacts, overDecodeBudget, processingBytes } from './decode-cost.js';
+import { loadSharp, type SharpFunction } from './sharp-loader.js';
 
-// Every original is read once; libvips' operation cache would only hold memory we never reuse.
 /** A libvips pipeline (the namespace type is not reachable through sharp's ESM typings). */
-type Sharp = ReturnType<typeof sharp>;
-
-sharp.cache(false);
+type Sharp = ReturnType<SharpFunction>;
 
 /** A file that cannot become an image; `message` is shown to the person who uploaded it. */
 export class UnreadableImageError extends Error {}
@@ -22,12 +19,17 @@ export interface UprightSize {
   height: number;
 }
 
+/** The upright size, and the memory processing the image will take at its peak (decode-cost.ts). */
+export interface ProbedImage extends UprightSize {
+  processingBytes: number;
+}
+
 /**
  * The upright pixel size read from the file's header alone — nothing is decoded — so a
  * decompression bomb (a tiny file claiming billions of pixels) is refused before it costs memory:
  * over MAX_PIXELS, or over what its decoder could decode within the memory budget (decode-cost.ts).
  */
-export async function probeImage(file: string, decoder: Decoder): Promise<UprightSize> {
+export async function probeImage(file: string, decoder: Decoder): Promise<ProbedImage> {
   let size: UprightSize;
   let facts: DecodeFacts;
   if (decoder === 'heic') {
@@ -43,6 +45,7 @@ export async function probeImage(file: string, decoder: Decoder): Promise<Uprigh
       checkPixels(canvas);
       checkDecodeCost({ decoder, format: 'gif', ...canvas });
     }
+    const sharp = await loadSharp();
     const meta = await sharp(file, { limitInputPixels: false }).metadata().catch((error: unknown) => {
       throw new UnreadableImageError(`The image could not be read: ${reason(error)}.`);
     });
@@ -57,7 +60,7 @@ export async function probeImage(file: string, decoder: Decoder): Promise<Uprigh
   if (size.width < 1 || size.height < 1) throw new UnreadableImageError('The image is damaged: it claims to have no pixels.');
   checkPixels(size);
   checkDecodeCost(facts);
-  return size;
+  return { ...size, processingBytes: processingBytes(facts) };
 }
 
 /** Refuses what its decoder could only decode with more memory than one decode may take. */
@@ -103,7 +106,8 @@ const webp = { quality: 80, effort: 2 } as const;
  * of its decoder upright (container rotation), so its EXIF orientation is not applied again.
  */
 export async function deriveImages(file: string, decoder: Decoder): Promise<DerivedImages> {
-  const source = decoder === 'heic' ? await heicSource(file) : sharpSource(file);
+  const sharp = await loadSharp();
+  const source = decoder === 'heic' ? await heicSource(sharp, file) : sharpSource(sharp, file);
   const { data, info } = await source
     .resize(DISPLAY_SIZE, DISPLAY_SIZE, { fit: 'inside', withoutEnlargement: true })
     .raw()
@@ -129,7 +133,8 @@ export async function deriveImages(file: string, decoder: Decoder): Promise<Deri
 
 /** A square avatar, centred, as WebP: the profile image (spec §2 Profile). */
 export async function deriveAvatar(file: string, decoder: Decoder, size: number): Promise<Buffer> {
-  const source = decoder === 'heic' ? await heicSource(file) : sharpSource(file);
+  const sharp = await loadSharp();
+  const source = decoder === 'heic' ? await heicSource(sharp, file) : sharpSource(sharp, file);
   return source
     .resize(size, size, { fit: 'cover', position: 'attention' })
     .webp(webp)
@@ -139,13 +144,13 @@ export async function deriveAvatar(file: string, decoder: Decoder, size: number)
     });
 }
 
-function sharpSource(file: string): Sharp {
+function sharpSource(sharp: SharpFunction, file: string): Sharp {
   // 'truncated' refuses cut-off files instead of showing half a photo; milder warnings (common in
   // camera JPEGs) are tolerated.
   return sharp(file, { failOn: 'truncated', limitInputPixels: MAX_PIXELS, sequentialRead: true }).rotate();
 }
 
-async function heicSource(file: string): Promise<Sharp> {
+async function heicSource(sharp: SharpFunction, file: string): Promise<Sharp> {
   const decoded = await heicThreads.decode(await readFile(file)).catch((error: unknown) => {
     throw new UnreadableImageError(`The HEIC/HEIF image could not be decoded: ${reason(error)}.`);
   });

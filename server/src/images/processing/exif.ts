@@ -1,6 +1,5 @@
 import { open } from 'node:fs/promises';
-import exifr from 'exifr';
-import sharp from 'sharp';
+import { loadSharp } from './sharp-loader.js';
 
 export interface ExifFacts {
   /** Wall-clock time the photo was taken, as the camera recorded it ('YYYY-MM-DDTHH:MM:SS'). */
@@ -104,6 +103,7 @@ async function exifTags(input: string | Buffer): Promise<Tags | undefined> {
   const parsed = await parseTags(input).catch(() => undefined);
   if (parsed && PICKED.some((name) => parsed[name] !== undefined)) return parsed;
   // exifr does not read WebP, nor the EXIF of every AVIF or TIFF variant; libvips hands over the raw block instead.
+  const sharp = await loadSharp();
   const { exif } = await sharp(input).metadata().catch(() => ({ exif: undefined }));
   if (!exif) return parsed;
   const tiff = exif.subarray(0, 6).toString('latin1') === 'Exif\0\0' ? exif.subarray(6) : exif;
@@ -111,6 +111,8 @@ async function exifTags(input: string | Buffer): Promise<Tags | undefined> {
 }
 
 async function parseTags(input: string | Buffer): Promise<Tags | undefined> {
+  // Loaded with the first picture, not at start (issue 14: idle memory).
+  const { default: exifr } = await import('exifr');
   return (await exifr.parse(input, {
     tiff: true,
     exif: true,

@@ -13,7 +13,7 @@ import type { MediaStorage } from '../../storage/storage.js';
 import { decoderFor, type Decoder } from '../ingest/file-type.js';
 import type { MediaRepository, NewMedia } from '../media.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
-import { deriveImages, UnreadableImageError } from './derive.js';
+import { deriveImages, probeImage, UnreadableImageError } from './derive.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
 
@@ -233,13 +233,15 @@ export class MediaProcessor {
     );
     let derived;
     try {
+      // What the decode will hold at its peak, from the header, so the pool runs heavy decodes alone.
+      const { processingBytes } = await probeImage(localFile, decoder);
       derived = await pool.run(async () => {
         // Deleted (or taken over) while it waited for its turn: not worth decoding.
         const current = await media.findById(row.id);
         if (current?.status !== 'pending' || current.claimed_by !== owner) return undefined;
         const [images, exif] = await Promise.all([deriveImages(localFile, decoder), readExif(localFile)]);
         return { images, exif };
-      });
+      }, processingBytes);
       if (derived) {
         await Promise.all([
           storage.putBuffer(keys.display, derived.images.display.data, 'image/webp'),
