@@ -50,10 +50,10 @@ export async function benchRealMix({ copies = 3, parallel = 3, settleSeconds = 3
 
     const server = await startServer({ dataDir: path.join(dir, 'server-data'), logLevel, env, nodeArgs, logFile: path.join(dir, 'server.log') });
     try {
-      // Idle: started, nothing asked of it yet but a sign-up, given a few seconds to settle.
-      const token = await signUp(server.url, { username: 'mix', email: 'mix@bench.example', password: 'bench-password' });
+      // Idle after start: answering /api/health, asked nothing else yet, given a few seconds to settle.
       await sleep(3000);
       const idle = memoryOf(server.pid);
+      const token = await signUp(server.url, { username: 'mix', email: 'mix@bench.example', password: 'bench-password' });
       let peakRss = 0;
       const poll = setInterval(() => {
         const m = memoryOf(server.pid);

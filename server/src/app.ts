@@ -41,7 +41,7 @@ import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
 import { pruneRemovals } from './images/library-version.js';
-import { readLibraryVersion } from './images/library-version.js';
+import { RequestVersions } from './images/request-versions.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { UploadCapacity } from './images/ingest/upload-capacity.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
@@ -58,6 +58,7 @@ import { registerAdminTagRoutes, registerTagRoutes } from './tags/tags.routes.js
 import { TagsService } from './tags/tags.service.js';
 import { VisibleVocabulary } from './tags/visible-vocabulary.js';
 import { viewOf, visibilityScope } from './access/visible-scope.js';
+import type { AuthUser } from './auth/auth-user.js';
 import { AccessRecordsRepository } from './sharing/access-records.repository.js';
 import { ShareLinks } from './sharing/share-links.js';
 import { ShareNotifier } from './sharing/share-notifier.js';
@@ -144,7 +145,16 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     db: database.db, proofs: new AddressProofsRepository(database.db), users, mailer, throttle, clock, logger: app.log, publicUrl,
   });
   const auth = new AuthService({ database, users, resets, tokens, throttle, mailer, clock, logger: app.log, publicUrl, addresses });
-  const authenticate = (token: string) => auth.authenticate(token);
+  // The session check reads the account and the library version in one statement; the version is
+  // kept for the request's cached reads, so a cached one costs that single round trip (decision 0011).
+  const requestVersions = new RequestVersions(database.db);
+  const authenticate = async (token: string) => {
+    const session = await auth.authenticate(token);
+    if (!session) return null;
+    requestVersions.remember(session.user, session.libraryVersion);
+    return session.user;
+  };
+  const libraryVersionOf = (user: AuthUser) => requestVersions.of(user);
 
   const signer = new UrlSigner(secret);
   const storage = await createStorage(config, signer);
@@ -165,7 +175,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     tagsOf: (ids) => tagsRepository.labelsOf(ids),
     likesOf: (ids, viewerId) => likesRepository.factsOf(ids, viewerId),
   });
-  const visibleIds = new VisibleIds(database.db, imagesRepository);
+  const visibleIds = new VisibleIds(database.db, imagesRepository, libraryVersionOf);
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor, clock, trashDays: config.trashDays });
   const timeline = new TimelineService({ images: imagesRepository, visibleIds, presenter });
   const trash = new TrashService({
@@ -173,14 +183,14 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   // The tags each person may learn of (those on images they see), shared by tag calls and search.
   const tagVocabulary = new VisibleVocabulary({
-    tags: tagsRepository, libraryVersion: () => readLibraryVersion(database.db),
+    tags: tagsRepository, libraryVersion: libraryVersionOf,
     scopeOf: visibilityScope, viewOf: (user) => viewOf(database.db, user),
   });
   const search = new SearchService(database.db, imagesRepository, presenter, tagVocabulary);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
     tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock,
-    libraryVersion: () => readLibraryVersion(database.db), vocabulary: tagVocabulary,
+    libraryVersion: libraryVersionOf, vocabulary: tagVocabulary,
   });
   const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
   const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });

@@ -15,6 +15,7 @@ import type { LimitRule, Throttle } from './throttle.js';
 import type { UsersRepository } from './users.repository.js';
 import { type AuthUser, toAuthUser } from './auth-user.js';
 import type { AddressProofsService } from '../addresses/address-proofs.service.js';
+import type { LibraryVersion } from '../images/library-version.js';
 
 const RESET_TOKEN_MINUTES = 60;
 const MINUTE = 60;
@@ -172,13 +173,18 @@ export class AuthService {
   }
 
   /** The person behind a bearer token, or null when the token is missing, forged, expired or revoked. */
-  async authenticate(token: string): Promise<AuthUser | null> {
+  /**
+   * The person behind a session token, checked against their account as it is now, and the library
+   * version read in the same statement (the request's cached reads are checked against it:
+   * images/request-versions.ts). Null for a bad or expired token, or an account that is gone.
+   */
+  async authenticate(token: string): Promise<{ user: AuthUser; libraryVersion: LibraryVersion } | null> {
     const claims = await this.deps.tokens.verify(token);
     if (!claims) return null;
-    const user = await this.deps.users.findById(claims.userId);
+    const found = await this.deps.users.sessionAccount(claims.userId);
     // A password change bumps token_version: older tokens die with it; a deleted user's die too.
-    if (!user || user.token_version !== claims.tokenVersion) return null;
-    return toAuthUser(user);
+    if (!found || found.account.token_version !== claims.tokenVersion) return null;
+    return { user: toAuthUser(found.account), libraryVersion: found.libraryVersion };
   }
 
   private issueToken(user: UserRow): Promise<string> {

@@ -1,6 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
+import type { LibraryVersion } from '../images/library-version.js';
+
+/** What a session check needs of an account. */
+export type SessionAccountRow = Pick<UserRow, 'id' | 'role' | 'username' | 'email' | 'email_confirmed_at' | 'token_version'>;
 
 /** Any fixed number: the advisory lock sign-ups take on PostgreSQL while deciding who is first. */
 const FIRST_ACCOUNT_LOCK = 7_340_001;
@@ -10,6 +14,27 @@ export class UsersRepository {
 
   findById(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  /**
+   * The account behind a session together with the library version, in ONE statement: one round
+   * trip on PostgreSQL, one snapshot on both databases. Every signed-in call reads the account
+   * anyway (its token version may have moved); the version comes along for the call's cached
+   * reads (images/request-versions.ts, decision 0011). Undefined when the account is gone.
+   */
+  async sessionAccount(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
+    const row = await this.db
+      .selectFrom(['users', 'library_state'])
+      .select([
+        'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
+        'library_state.version', 'library_state.reset_version',
+      ])
+      .where('users.id', '=', id)
+      .where('library_state.id', '=', 1)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    const { version, reset_version: resetVersion, ...account } = row;
+    return { account, libraryVersion: { version: Number(version), resetVersion: Number(resetVersion) } };
   }
 
   findByEmail(email: string, db: Kysely<DB> = this.db): Promise<UserRow | undefined> {

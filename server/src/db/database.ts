@@ -46,6 +46,9 @@ export function loadPg(): typeof import('pg') {
 function openPostgres(url: string): Kysely<DB> {
   const pg = loadPg();
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // An idle connection that drops (PostgreSQL restarted, network cut) is reported here; unhandled,
+  // it would end the process. The pool discards that client and opens a new one when next needed.
+  pool.on('error', (error) => console.error(JSON.stringify({ level: 50, msg: 'an idle PostgreSQL connection failed', err: error.message })));
   return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 

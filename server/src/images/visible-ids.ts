@@ -4,7 +4,7 @@ import { visibilityScope } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from './images.repository.js';
-import { readLibraryVersion, removedAfter } from './library-version.js';
+import { type LibraryVersion, removedAfter } from './library-version.js';
 
 export interface VisibleIdList {
   version: number;
@@ -23,7 +23,8 @@ const MAX_KEPT_IDS = 4_000_000;
  * a length: page 2,000 costs what page 1 costs, instead of an OFFSET walk and a COUNT over 100,000
  * index entries on every request. The keys kept beside the ids make a month of the timeline two
  * binary searches (timeline/). Everyone who sees the whole library (admins, all-access recipients)
- * shares one list. Correct across processes because the version lives in the database; bounded in
+ * shares one list. Correct across processes because the version lives in the database (read with
+ * the session's account: no round trip of its own, decision 0011); bounded in
  * memory by the number of scopes and ids kept (least recently used go first).
  *
  * After a change a list catches up instead of being read again — at a million photos a fresh read
@@ -40,13 +41,15 @@ export class VisibleIds {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly images: ImagesRepository,
+    /** The library version this person's request is checked against (images/request-versions.ts). */
+    private readonly versionOf: (user: AuthUser) => Promise<LibraryVersion>,
     private readonly maxScopes = 64,
     private readonly maxIds = MAX_KEPT_IDS,
   ) {}
 
   /** The list and the library version it belongs to. */
   async of(user: AuthUser): Promise<VisibleIdList> {
-    const { version, resetVersion } = await readLibraryVersion(this.db);
+    const { version, resetVersion } = await this.versionOf(user);
     const whole = await this.seesWholeLibrary(user, version);
     const key = whole ? WHOLE_LIBRARY : visibilityScope(user);
     const cached = this.entries.get(key);

@@ -37,7 +37,8 @@ export class TagsService {
       images: ImagesRepository;
       presenter: ImagePresenter;
       clock: Clock;
-      libraryVersion: () => Promise<LibraryVersion>;
+      /** The library version this person's request is checked against (images/request-versions.ts). */
+      libraryVersion: (user: AuthUser) => Promise<LibraryVersion>;
       vocabulary: VisibleVocabulary;
     },
   ) {}
@@ -149,7 +150,7 @@ export class TagsService {
     serialize: (answer: { images: Image[]; message?: string }) => string,
   ): Promise<string> {
     // The version is read first: a change racing this read is cached under the older version, never served as current.
-    const { version } = await this.deps.libraryVersion();
+    const { version } = await this.deps.libraryVersion(user);
     const names = normalizeTags(typeof query === 'string' ? query.split(',') : query).sort();
     const key = `${user.id}|${this.deps.presenter.urlWindow()}|${names.join('\u0000')}`;
     const cached = this.filters.get(key, version);

@@ -26,7 +26,8 @@ export interface VisibleTags {
 
 export interface VisibleVocabularyDeps {
   tags: TagsRepository;
-  libraryVersion: () => Promise<LibraryVersion>;
+  /** The library version this person's request is checked against (images/request-versions.ts). */
+  libraryVersion: (user: AuthUser) => Promise<LibraryVersion>;
   /** The person's visibility scope (access/visible-scope.ts). */
   scopeOf: (user: AuthUser) => string;
   /** What the person sees of the library (access/visible-scope.ts). */
@@ -44,8 +45,8 @@ const MAX_SCOPES = 64;
 const MAX_TAGS_KEPT = 300_000;
 
 /**
- * `VisibleTags` per visibility scope, checked against the library version on every read (one
- * primary-key read, as for gallery pages). A scope that sees the whole library (admins, all-access
+ * `VisibleTags` per visibility scope, checked against the library version on every read (the one
+ * read with the session's account, as for gallery pages: decision 0011). A scope that sees the whole library (admins, all-access
  * recipients) is answered by the database off `tags` (its `usage_count` is exactly their count) and
  * keeps nothing here. Any other scope's tags and counts are read once per library version (cost
  * follows the number of images it sees) and then answered from memory; concurrent readers after a
@@ -63,7 +64,7 @@ export class VisibleVocabulary {
   async of(user: AuthUser): Promise<VisibleTags> {
     // The version is read first: a change racing the read below is cached under the older version,
     // so it is never served as current.
-    const { version } = await this.deps.libraryVersion();
+    const { version } = await this.deps.libraryVersion(user);
     const scope = this.deps.scopeOf(user);
     const entry = await this.entry(scope, version, user);
     return entry.vocabulary ? inView(entry.vocabulary, scope, version) : this.whole(version);

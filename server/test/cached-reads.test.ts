@@ -1,0 +1,209 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { simpleParser } from 'mailparser';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Image } from '@photo/contract';
+import { startChildServer, type ChildServer } from './support/child-server.js';
+import { createPostgresDatabase } from './support/databases.js';
+import { apiClient, newPerson, nextClientIp, type ApiClient } from './support/http.js';
+import { tinyPng, upload } from './support/images.js';
+import { countRoundTrips, type RoundTripCounter } from './support/pg-round-trips.js';
+import { startS3Server } from './support/s3.js';
+
+/**
+ * Issue 14, the PostgreSQL row (decision 0011): a cached read — a gallery page, tag suggestions,
+ * the tag filter — costs one database round trip, the session check, which reads the library
+ * version together with the account; and a cached answer is never older than the last change any
+ * process committed. Two real app processes (A, B) on one PostgreSQL database and one S3 bucket;
+ * B reaches the database through a relay that counts round trips on the wire (nothing in the app
+ * is instrumented).
+ */
+
+interface Person {
+  token: string;
+  email: string;
+}
+interface GridPage {
+  images: Image[];
+  pagination: { totalImages: number };
+}
+
+const shared = { JWT_SECRET: 'cached-reads-test-secret-shared-by-every-process', PUBLIC_URL: 'http://photos.test', TRUST_PROXY: 'true' };
+
+let a: ChildServer | undefined;
+let b: ChildServer | undefined;
+let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
+let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
+let relay: RoundTripCounter | undefined;
+let admin: Person;
+
+beforeAll(async () => {
+  const [bucket, db] = await Promise.allSettled([startS3Server().then((x) => (s3 = x)), createPostgresDatabase().then((x) => (database = x))]);
+  if (bucket.status === 'rejected') throw bucket.reason;
+  if (db.status === 'rejected') throw db.reason;
+  relay = await countRoundTrips(db.value.url);
+  const started = await Promise.allSettled([
+    startChildServer({ ...shared, ...bucket.value.env, DATABASE_URL: db.value.url }).then((x) => (a = x)),
+    startChildServer({ ...shared, ...bucket.value.env, DATABASE_URL: relay.url }).then((x) => (b = x)),
+  ]);
+  const failed = started.find((s) => s.status === 'rejected');
+  if (failed) throw failed.reason;
+  admin = await signUp(A(), 'admin');
+}, 90_000);
+
+afterAll(async () => {
+  // Each step runs even when an earlier one fails, so nothing is left behind; the relay goes after B.
+  let failure: unknown;
+  for (const step of [() => a?.stop(), () => b?.stop(), () => relay?.close(), () => database?.drop(), () => s3?.stop()]) {
+    try {
+      await step();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure) throw failure;
+}, 60_000);
+
+afterEach((context) => {
+  if (context.task.result?.state !== 'fail') return;
+  for (const [name, server] of [['A', a], ['B', b]] as const) {
+    const lines = (server?.output() ?? '').split('\n').filter((line) => line.startsWith('{'));
+    if (lines.length) console.error(`process ${name} logged:\n${lines.slice(-20).join('\n')}`);
+  }
+});
+
+const A = () => apiClient(a?.url ?? '', { 'x-forwarded-for': nextClientIp() });
+const B = () => apiClient(b?.url ?? '', { 'x-forwarded-for': nextClientIp() });
+
+async function signUp(api: ApiClient, prefix: string): Promise<Person> {
+  const person = newPerson(prefix);
+  const res = await api.post<{ token: string }>('/signup', person);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return { token: res.body.token, email: person.email };
+}
+
+/** Opens the newest confirmation link mailed (by A, where the account was made) to `email`, on A. */
+async function confirmOnA(email: string): Promise<void> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const dir = path.join(a?.dataDir ?? '', 'outbox');
+    const tokens: string[] = [];
+    for (const file of (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort()) {
+      const mail = await simpleParser(await readFile(path.join(dir, file)));
+      const token = /\/confirm-email\/([A-Za-z0-9_-]{20,128})/.exec(mail.text ?? '')?.[1];
+      if (token && JSON.stringify(mail.to ?? '').toLowerCase().includes(email.toLowerCase())) tokens.push(token);
+    }
+    const token = tokens.at(-1);
+    if (token) {
+      expect((await A().post(`/api/address-proofs/${token}/confirm`, {})).status).toBe(200);
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`no confirmation mail to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function uploadOnA(token: string, seed: number): Promise<string> {
+  const res = await upload(a?.url ?? '', token, [{ source: await tinyPng(seed), name: `cached-${seed}.png` }]);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const id = res.body.results?.[0]?.imageId;
+  expect(id, JSON.stringify(res.body)).toBeTruthy();
+  return id ?? '';
+}
+
+const pageOnB = async (token: string) => {
+  const res = await B().get<GridPage>('/api/gridimages?page=1&limit=50', token);
+  expect(res.status).toBe(200);
+  return res.body.images.map((image) => image._id);
+};
+const suggestionsOnB = async (token: string, query: string) => {
+  const res = await B().get<string[]>(`/api/search/suggestions?query=${encodeURIComponent(query)}`, token);
+  expect(res.status).toBe(200);
+  return res.body;
+};
+const filterOnB = async (token: string, tags: string[]) => {
+  const res = await B().post<{ images?: Image[] }>('/api/headerSearchTags', { query: tags }, token);
+  expect(res.status).toBe(200);
+  return (res.body.images ?? []).map((image) => image._id);
+};
+
+/** The round trips B made for each of `times` calls (after two that fill its caches). */
+async function roundTripsOf(call: () => Promise<unknown>, times = 7): Promise<number[]> {
+  await call();
+  await call();
+  const counts: number[] = [];
+  for (let i = 0; i < times; i += 1) {
+    const before = relay?.count() ?? 0;
+    await call();
+    counts.push((relay?.count() ?? 0) - before);
+  }
+  return counts;
+}
+
+const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
+
+describe('cached reads on PostgreSQL, two app processes', () => {
+  it('a cached gallery page, tag suggestions and tag filter cost one round trip each', async () => {
+    const recipient = await signUp(A(), 'recipient');
+    await confirmOnA(recipient.email);
+    const ids = [await uploadOnA(admin.token, 11), await uploadOnA(admin.token, 12)];
+    expect((await A().post('/add-tags', { imageIds: ids, tags: ['harbour'] }, admin.token)).status).toBe(200);
+    expect((await A().post('/api/share-restricted', { imageIds: [ids[0]], emails: [recipient.email] }, admin.token)).status).toBe(200);
+
+    // The admin sees the whole library; the recipient's view is one shared photo (its own scope).
+    for (const viewer of [admin, recipient]) {
+      const calls = {
+        'gallery page': () => pageOnB(viewer.token),
+        'tag suggestions': () => suggestionsOnB(viewer.token, 'ha'),
+        'tag filter': () => filterOnB(viewer.token, ['harbour']),
+      };
+      expect(await suggestionsOnB(viewer.token, 'ha')).toEqual(['harbour']);
+      expect((await filterOnB(viewer.token, ['harbour'])).length).toBe(viewer === admin ? 2 : 1);
+      for (const [name, call] of Object.entries(calls)) {
+        const counts = await roundTripsOf(call);
+        // Background work of B's (its processing sweep) may land in one measurement; the median may not.
+        expect(median(counts), `${name} as ${viewer === admin ? 'the admin' : 'a share recipient'}: round trips per call ${counts.join(', ')}`).toBe(1);
+      }
+    }
+  });
+
+  it("what A changes is in B's cached answers on the very next call", async () => {
+    const id = await uploadOnA(admin.token, 21);
+    const recipient = await signUp(A(), 'later');
+
+    // B has answered (and cached) each read before every change on A below.
+    expect(await pageOnB(admin.token)).toContain(id);
+    expect(await suggestionsOnB(admin.token, 'moo')).toEqual([]);
+    expect(await filterOnB(admin.token, ['moorland'])).toEqual([]);
+
+    expect((await A().post('/add-tags', { imageIds: [id], tags: ['moorland'] }, admin.token)).status).toBe(200);
+    expect(await suggestionsOnB(admin.token, 'moo'), 'a tag added on A').toEqual(['moorland']);
+    expect(await filterOnB(admin.token, ['moorland'])).toEqual([id]);
+
+    expect((await A().post('/api/deleteImages', { imageIds: [id] }, admin.token)).status).toBe(200);
+    expect(await pageOnB(admin.token), 'an image put in the Trash on A').not.toContain(id);
+    expect(await filterOnB(admin.token, ['moorland'])).toEqual([]);
+    expect(await suggestionsOnB(admin.token, 'moo')).toEqual([]);
+
+    expect((await A().post('/api/trash/restore', { imageIds: [id] }, admin.token)).status).toBe(200);
+    expect(await pageOnB(admin.token), 'restored on A').toContain(id);
+    expect(await filterOnB(admin.token, ['moorland'])).toEqual([id]);
+
+    // A share to an address not yet proven reaches the account the moment the proof is opened (on A).
+    expect((await A().post('/api/share-restricted', { imageIds: [id], emails: [recipient.email] }, admin.token)).status).toBe(200);
+    expect(await pageOnB(recipient.token)).toEqual([]);
+    expect(await suggestionsOnB(recipient.token, 'moo')).toEqual([]);
+    await confirmOnA(recipient.email);
+    expect(await pageOnB(recipient.token), 'the address proven on A').toEqual([id]);
+    expect(await suggestionsOnB(recipient.token, 'moo')).toEqual(['moorland']);
+    expect(await filterOnB(recipient.token, ['moorland'])).toEqual([id]);
+
+    const records = await A().get<{ restrictedAccessUserData: { _id: string; accessTo: string }[] }>('/getUserAccessData', admin.token);
+    const record = records.body.restrictedAccessUserData.find((r) => r.accessTo === recipient.email);
+    expect(record).toBeDefined();
+    expect((await A().put(`/updateUserStatus/${record?._id}`, { status: false, type: 'restrictedAccess' }, admin.token)).status).toBe(200);
+    expect(await pageOnB(recipient.token), 'the share switched off on A').toEqual([]);
+    expect(await suggestionsOnB(recipient.token, 'moo')).toEqual([]);
+    expect(await filterOnB(recipient.token, ['moorland'])).toEqual([]);
+  });
+});
