@@ -4,8 +4,8 @@
 // in, and its RSS 30 s after the last one is ready (issue 14's memory rows).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Upload } from 'tus-js-client';
 import { cpuSeconds, makeTempDir, memoryOf, removeTempDir, signUp, sleep, startServer, watchOtherLoad } from './common.mjs';
+import { uploadAll } from './tus-upload.mjs';
 
 const TESTDATA = '/work/shared/testdata/images';
 
@@ -100,38 +100,4 @@ export async function benchRealMix({ copies = 3, parallel = 3, settleSeconds = 3
   } finally {
     removeTempDir(dir);
   }
-}
-
-/** Every file through tus, `parallel` at a time, as the upload page does; resolves with their outcomes. */
-async function uploadAll(url, token, files, parallel) {
-  const queue = [...files];
-  const outcomes = [];
-  await Promise.all(
-    Array.from({ length: parallel }, async () => {
-      for (let file = queue.shift(); file; file = queue.shift()) outcomes.push(await uploadOne(url, token, file));
-    }),
-  );
-  return outcomes;
-}
-
-function uploadOne(url, token, file) {
-  const bytes = readFileSync(file);
-  return new Promise((resolve, reject) => {
-    const upload = new Upload(bytes, {
-      endpoint: `${url}/api/uploads`,
-      headers: { authorization: `Bearer ${token}` },
-      metadata: { filename: path.basename(file), filetype: 'application/octet-stream' },
-      storeFingerprintForResuming: false,
-      retryDelays: [500, 1000, 2000],
-      onError: reject,
-      onSuccess: ({ lastResponse }) => {
-        try {
-          resolve({ file: path.basename(file), ...JSON.parse(lastResponse.getBody()) });
-        } catch {
-          reject(new Error(`no outcome in the final answer for ${path.basename(file)} (${lastResponse.getStatus()})`));
-        }
-      },
-    });
-    upload.start();
-  });
 }

@@ -89,7 +89,7 @@ export async function benchTusUpload({ targetBytes = 1024 ** 3, parallel = 3, co
 }
 
 /** Every file through tus, `parallel` at a time; resolves with their outcomes (the final PATCH's JSON). */
-async function uploadAll(url, token, files, parallel) {
+export async function uploadAll(url, token, files, parallel) {
   const queue = [...files];
   const outcomes = [];
   await Promise.all(
@@ -105,7 +105,8 @@ function uploadOne(url, token, file) {
     const upload = new Upload(createReadStream(file), {
       endpoint: `${url}/api/uploads`,
       headers: { authorization: `Bearer ${token}` },
-      metadata: { filename: path.basename(file), filetype: 'image/jpeg' },
+      // The server decides the type by content; the name is what people see.
+      metadata: { filename: path.basename(file) },
       storeFingerprintForResuming: false,
       retryDelays: [500, 1000, 2000],
       onError: reject,
