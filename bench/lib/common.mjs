@@ -278,6 +278,30 @@ export function watchOtherLoad() {
   };
 }
 
+/**
+ * Runs `work` while watching the server: its peak RSS (polled every 50 ms), the CPU it used and the
+ * cores other processes took meanwhile. Resolves to { value, seconds, cpuSeconds, otherLoadCores, peakRss }.
+ */
+export async function underWatch(pid, work) {
+  let peakRss = 0;
+  const poll = setInterval(() => {
+    const m = memoryOf(pid);
+    if (m) peakRss = Math.max(peakRss, m.rss);
+  }, 50);
+  const cpuBefore = cpuSeconds(pid);
+  const load = watchOtherLoad();
+  const started = performance.now();
+  let value;
+  try {
+    value = await work();
+  } finally {
+    clearInterval(poll);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  return { value, seconds, cpuSeconds: cpu, otherLoadCores: load.stop(cpu), peakRss };
+}
+
 /** Waits (up to `maxSeconds`) until the machine is nearly idle; resolves to the last busy fraction. */
 export async function waitQuiet(maxSeconds, log = console.log, threshold = 0.2) {
   const deadline = Date.now() + maxSeconds * 1000;

@@ -4,7 +4,7 @@
 // in, and its RSS 30 s after the last one is ready (issue 14's memory rows).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { cpuSeconds, makeTempDir, memoryOf, removeTempDir, signUp, sleep, startServer, watchOtherLoad } from './common.mjs';
+import { makeTempDir, memoryOf, removeTempDir, signUp, sleep, startServer, underWatch } from './common.mjs';
 import { uploadAll } from './tus-upload.mjs';
 
 const TESTDATA = '/work/shared/testdata/images';
@@ -54,23 +54,8 @@ export async function benchRealMix({ copies = 3, parallel = 3, settleSeconds = 3
       await sleep(3000);
       const idle = memoryOf(server.pid);
       const token = await signUp(server.url, { username: 'mix', email: 'mix@bench.example', password: 'bench-password' });
-      let peakRss = 0;
-      const poll = setInterval(() => {
-        const m = memoryOf(server.pid);
-        if (m) peakRss = Math.max(peakRss, m.rss);
-      }, 50);
-      const cpuBefore = cpuSeconds(server.pid);
-      const load = watchOtherLoad();
-      const started = performance.now();
-      let outcomes;
-      try {
-        outcomes = await uploadAll(server.url, token, files, parallel);
-      } finally {
-        clearInterval(poll);
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const cpu = cpuSeconds(server.pid) - cpuBefore;
-      const otherLoadCores = load.stop(cpu);
+      const run = await underWatch(server.pid, () => uploadAll(server.url, token, files, parallel));
+      const { value: outcomes, seconds, cpuSeconds: cpu, otherLoadCores, peakRss } = run;
       const done = memoryOf(server.pid);
       const refused = outcomes.filter((o) => o.status !== 'kept');
       if (refused.length > 0) throw new Error(`${refused.length} of ${files.length} were not kept, e.g. ${JSON.stringify(refused[0])}`);

@@ -4,7 +4,7 @@
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { Upload } from 'tus-js-client';
-import { bulkUpload, cpuSeconds, makeTempDir, memoryOf, removeTempDir, signUp, startServer, watchOtherLoad } from './common.mjs';
+import { bulkUpload, cpuSeconds, makeTempDir, memoryOf, removeTempDir, signUp, startServer, underWatch, watchOtherLoad } from './common.mjs';
 import { sourcePhotos, writeVariants } from './variants.mjs';
 
 /**
@@ -26,23 +26,8 @@ export async function benchTusUpload({ targetBytes = 1024 ** 3, parallel = 3, co
     try {
       const token = await signUp(server.url, { username: 'bench', email: 'bench@bench.example', password: 'bench-password' });
       const idle = memoryOf(server.pid);
-      let peakRss = 0;
-      const poll = setInterval(() => {
-        const m = memoryOf(server.pid);
-        if (m) peakRss = Math.max(peakRss, m.rss);
-      }, 50);
-      const cpuBefore = cpuSeconds(server.pid);
-      const load = watchOtherLoad();
-      const started = performance.now();
-      let outcomes;
-      try {
-        outcomes = await uploadAll(server.url, token, files, parallel);
-      } finally {
-        clearInterval(poll);
-      }
-      const seconds = (performance.now() - started) / 1000;
-      const cpu = cpuSeconds(server.pid) - cpuBefore;
-      const otherLoadCores = load.stop(cpu);
+      const run = await underWatch(server.pid, () => uploadAll(server.url, token, files, parallel));
+      const { value: outcomes, seconds, cpuSeconds: cpu, otherLoadCores, peakRss } = run;
       const after = memoryOf(server.pid);
       const kept = outcomes.filter((o) => o.status === 'kept').length;
       if (kept !== count) throw new Error(`only ${kept} of ${count} tus uploads were kept: ${JSON.stringify(outcomes.find((o) => o.status !== 'kept'))}`);
