@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Transporter } from 'nodemailer';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { loadOnFirstUse } from '../shared/load-on-first-use.js';
 import type { Config } from '../config/config.js';
 
 export interface MailMessage {
@@ -32,7 +33,7 @@ export function createMailer(config: Config['mail'], logger: Logger): Mailer {
 function lazyTransport(options: Parameters<typeof import('nodemailer').createTransport>[0]) {
   let transport: Promise<Transporter> | undefined;
   return {
-    get: () => (transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(options))),
+    get: () => (transport ??= Promise.resolve(loadOnFirstUse<typeof import('nodemailer')>('nodemailer').createTransport(options))),
     close: () => void transport?.then((t) => t.close()),
   };
 }

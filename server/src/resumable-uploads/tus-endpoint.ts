@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { TUS_PATH, type UploadOutcome, UPLOAD_OUTCOME_HEADERS } from '@photo/contract';
 import type { Lock } from '@tus/server';
+import { loadOnFirstUse } from '../shared/load-on-first-use.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { AppError } from '../http/errors.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
@@ -38,7 +39,7 @@ export function createTusServer(deps: { bytes: TusBytes; uploads: ResumableUploa
 }
 
 async function buildTusServer(deps: { bytes: TusBytes; uploads: ResumableUploadsService; maxFileBytes: number }) {
-  const { EVENTS, MemoryLocker, Server } = await import('@tus/server');
+  const { EVENTS, MemoryLocker, Server } = loadOnFirstUse<typeof import('@tus/server')>('@tus/server');
   const { bytes, uploads } = deps;
   // In memory: one process's requests for an upload take turns (a client sends one at a time anyway).
   const locker = new MemoryLocker();

@@ -1,3 +1,4 @@
+import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
 
 /** The image formats we accept, by the MIME type their magic bytes reveal (never by file name). */
 const accepted = new Map<string, 'sharp' | 'heic'>([
@@ -35,7 +36,7 @@ export const SNIFF_BYTES = 4100;
 export async function sniffImageType(head: Buffer): Promise<SniffedType | { refused: string }> {
   if (head.length === 0) return { refused: 'The file is empty.' };
   // Loaded on the first upload rather than at start (about 10 MB resident: issue 14, idle memory).
-  const { fileTypeFromBuffer } = await import('file-type');
+  const { fileTypeFromBuffer } = loadOnFirstUse<typeof import('file-type')>('file-type');
   const detected = (await fileTypeFromBuffer(head)) ?? tiffByMagic(head);
   if (!detected) return { refused: 'This file is not an image we can read (unrecognised content).' };
   const decoder = accepted.get(detected.mime);

@@ -1,5 +1,6 @@
 import { open } from 'node:fs/promises';
 import { loadSharp } from './sharp-loader.js';
+import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
 
 export interface ExifFacts {
   /** Wall-clock time the photo was taken, as the camera recorded it ('YYYY-MM-DDTHH:MM:SS'). */
@@ -132,7 +133,7 @@ const EXIFR_OPTIONS = Object.freeze({
 
 async function parseTags(input: string | Buffer): Promise<Tags | undefined> {
   // Loaded with the first picture, not at start (issue 14: idle memory).
-  const { default: exifr } = await import('exifr');
+  const exifr = loadOnFirstUse<typeof import('exifr').default>('exifr');
   return (await exifr.parse(input, EXIFR_OPTIONS)) as Tags | undefined;
 }
 

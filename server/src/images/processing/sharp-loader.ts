@@ -1,4 +1,5 @@
 import type sharpModule from 'sharp';
+import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
 
 /** sharp's default export: the function that opens an image. */
 export type SharpFunction = typeof sharpModule;
@@ -12,9 +13,10 @@ let loaded: Promise<SharpFunction> | undefined;
  * we never reuse: it is switched off as sharp loads.
  */
 export function loadSharp(): Promise<SharpFunction> {
-  loaded ??= import('sharp').then(({ default: sharp }) => {
+  if (!loaded) {
+    const sharp = loadOnFirstUse<SharpFunction>('sharp');
     sharp.cache(false);
-    return sharp;
-  });
+    loaded = Promise.resolve(sharp);
+  }
   return loaded;
 }
