@@ -40,7 +40,8 @@ import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './images/visible-ids.js';
-import { pruneRemovals } from './images/library-version.js';
+import { pruneRemovals, pruneTouches } from './images/library-version.js';
+import { ImageCards } from './image-cards/image-cards.js';
 import { RequestVersions } from './images/request-versions.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { UploadCapacity } from './images/ingest/upload-capacity.js';
@@ -171,10 +172,13 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const likesRepository = new LikesRepository(database.db);
   // Photo URLs are bound to a viewer and checked on every request (media-access/); own signing key.
   const imageUrls = new ImageUrls(new UrlSigner(secret, 'image-url-signing'));
-  const presenter = new ImagePresenter(imageUrls, clock, {
-    tagsOf: (ids) => tagsRepository.labelsOf(ids),
-    likesOf: (ids, viewerId) => likesRepository.factsOf(ids, viewerId),
+  // What pages show of each image, kept per image and caught up with the library version (image-cards/).
+  const cards = new ImageCards(database.db, {
+    rows: (ids) => imagesRepository.withMedia(ids),
+    labels: (ids) => tagsRepository.labelsOf(ids),
+    likers: (ids) => likesRepository.likersOf(ids),
   });
+  const presenter = new ImagePresenter(imageUrls, clock, { cards, versionOf: (viewer) => requestVersions.of(viewer) });
   const visibleIds = new VisibleIds(database.db, imagesRepository, libraryVersionOf);
   const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor, clock, trashDays: config.trashDays });
   const timeline = new TimelineService({ images: imagesRepository, visibleIds, presenter });
@@ -231,7 +235,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
 
   const housekeeping = setInterval(() => {
     const cutoff = new Date(clock.now().getTime() - 86_400_000).toISOString();
-    Promise.all([throttle.prune(authLimits.signinKnownClient), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff), pruneRemovals(database.db)]).catch((err: unknown) =>
+    Promise.all([throttle.prune(authLimits.signinKnownClient), resets.deleteExpiredBefore(cutoff), addresses.deleteExpiredBefore(cutoff), pruneRemovals(database.db), pruneTouches(database.db)]).catch((err: unknown) =>
       app.log.warn({ err }, 'housekeeping failed'),
     );
   }, 3_600_000);

@@ -206,4 +206,40 @@ describe('cached reads on PostgreSQL, two app processes', () => {
     expect(await suggestionsOnB(recipient.token, 'moo')).toEqual([]);
     expect(await filterOnB(recipient.token, ['moorland'])).toEqual([]);
   });
+
+  it("a like, a tag, a tag removed or renamed on A is on B's cards on the very next call (decision 0014)", async () => {
+    const id = await uploadOnA(admin.token, 31);
+    const cardOnB = async (token: string) => {
+      const res = await B().get<GridPage>('/api/gridimages?page=1&limit=50', token);
+      expect(res.status).toBe(200);
+      const image = res.body.images.find((candidate) => candidate._id === id);
+      expect(image).toBeDefined();
+      const detail = await B().get<Image>(`/api/images/${id}`, token);
+      expect(detail.status).toBe(200);
+      // The page and the detail read the same card: both show every change.
+      expect({ likes: detail.body.likes, liked: detail.body.liked, tags: detail.body.tags }).toEqual({ likes: image?.likes, liked: image?.liked, tags: image?.tags });
+      return { likes: image?.likes, liked: image?.liked, tags: image?.tags };
+    };
+    const other = await signUp(A(), 'liker');
+    await confirmOnA(other.email);
+    expect((await A().post('/api/share-all', { accessTo: [other.email] }, admin.token)).status).toBe(200);
+
+    // B has read (and kept) the card before every change on A below.
+    expect(await cardOnB(admin.token)).toEqual({ likes: 0, liked: false, tags: [] });
+    expect(await cardOnB(other.token)).toEqual({ likes: 0, liked: false, tags: [] });
+
+    expect((await A().post(`/images/${id}/like`, { liked: true }, other.token)).status).toBe(200);
+    expect(await cardOnB(admin.token), 'liked on A by someone else').toEqual({ likes: 1, liked: false, tags: [] });
+    expect(await cardOnB(other.token), 'liked on A by this person').toEqual({ likes: 1, liked: true, tags: [] });
+
+    expect((await A().post(`/images/${id}/addTag`, { tag: 'lighthouse' }, admin.token)).status).toBe(200);
+    expect(await cardOnB(other.token), 'tagged on A').toEqual({ likes: 1, liked: true, tags: ['lighthouse'] });
+
+    expect((await A().put('/admin/update-tag', { oldTagValue: 'lighthouse', newTagValue: 'beacon' }, admin.token)).status).toBe(200);
+    expect(await cardOnB(other.token), 'the tag renamed on A').toEqual({ likes: 1, liked: true, tags: ['beacon'] });
+
+    expect((await A().post('/remove-tag', { imageId: id, tagName: ['beacon'] }, admin.token)).status).toBe(200);
+    expect((await A().post(`/images/${id}/like`, { liked: false }, other.token)).status).toBe(200);
+    expect(await cardOnB(other.token), 'the tag removed and the like taken back on A').toEqual({ likes: 0, liked: false, tags: [] });
+  });
 });

@@ -134,6 +134,14 @@ export interface LibraryStateTable {
   version: number;
   /** The last version whose change was more than images becoming visible: readers start over. */
   reset_version: Generated<number>;
+  /** The last version that changed what many images show (a tag renamed or merged): per-image caches start over. */
+  relabel_version: Generated<number>;
+}
+
+/** An image whose card changed in place (a like, a tag) at a library version (image-cards/). */
+export interface LibraryTouchesTable {
+  version: number;
+  image_id: number;
 }
 
 /** An image that left the lists (or moved in the order) at a library version (images/library-version.ts). */
@@ -239,6 +247,7 @@ export interface DB {
   images: ImagesTable;
   library_state: LibraryStateTable;
   library_removals: LibraryRemovalsTable;
+  library_touches: LibraryTouchesTable;
   tags: TagsTable;
   image_tags: ImageTagsTable;
   likes: LikesTable;

@@ -39,15 +39,15 @@ export class FactsBackfillRepository {
   /**
    * Stores the facts read of each picture and gives its images their place in the timeline, in one
    * transaction. Only pictures still at version 0: another process may have done one meanwhile, and
-   * then this changes nothing of it. The library version moves once: images that moved in the order
-   * as removed and added again, else as additions when a fact the gallery shows (date, camera, place) changed.
+   * then this changes nothing of it. Images that moved in the order count as removed and added again;
+   * images that stayed but show a changed fact (date, camera, place) as touched (image-cards/).
    */
   async save(updates: readonly FactsUpdate[], before: ReadonlyMap<number, OldFacts>): Promise<number> {
     if (updates.length === 0) return 0;
     return this.db.transaction().execute(async (trx) => {
       let saved = 0;
       const moved: number[] = [];
-      let shownChanged = false;
+      const touched: number[] = [];
       // In id order, locking each media row before its images (media.repository.ts: lock order).
       for (const { mediaId, facts } of [...updates].sort((a, b) => a.mediaId - b.mediaId)) {
         const columns = mediaFactsColumns(facts);
@@ -61,7 +61,7 @@ export class FactsBackfillRepository {
         if (Number(updated.numUpdatedRows) !== 1) continue;
         saved += 1;
         const old = before.get(mediaId);
-        shownChanged ||=
+        const shownChanged =
           old === undefined ||
           old.taken_at !== columns.taken_at ||
           old.camera !== columns.camera ||
@@ -74,7 +74,10 @@ export class FactsBackfillRepository {
           .execute();
         for (const upload of uploads) {
           const key = takenKeyOf(facts, { fileModifiedAt: upload.file_modified_at, createdAt: upload.created_at });
-          if (key.takenKey === Number(upload.taken_key) && key.dateSource === upload.date_source) continue;
+          if (key.takenKey === Number(upload.taken_key) && key.dateSource === upload.date_source) {
+            if (shownChanged) touched.push(upload.id);
+            continue;
+          }
           await trx.updateTable('images').set({ taken_key: key.takenKey, date_source: key.dateSource }).where('id', '=', upload.id).execute();
           moved.push(upload.id);
         }
@@ -83,7 +86,8 @@ export class FactsBackfillRepository {
         // Moved in the order: readers drop them and merge them back in at their new places.
         const version = await bumpLibraryVersion(trx, { removed: moved });
         await trx.updateTable('images').set({ visible_since: version }).where('id', 'in', moved).where('ready', '=', 1).execute();
-      } else if (shownChanged && saved > 0) await bumpLibraryVersion(trx, 'additions');
+      }
+      if (touched.length > 0) await bumpLibraryVersion(trx, { touched });
       return saved;
     });
   }

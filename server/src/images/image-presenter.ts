@@ -4,17 +4,19 @@ import { type ImageUrls, viewerTag } from '../media-access/image-urls.js';
 import type { Clock } from '../shared/clock.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
+import type { ImageCards } from '../image-cards/image-cards.js';
 import type { ImageWithMedia } from './images.repository.js';
+import type { LibraryVersion } from './library-version.js';
 
 export type { Viewer } from '../access/viewer.js';
 
 /**
- * What other domains know about images, read for a whole page at once (one query per kind per
- * page, never one per image): tags from the tags domain, likes from the likes domain.
+ * Where presenting reads images from: their cards (image-cards/: rows, tags, likers; kept per
+ * image), checked against the library version the viewer's request started with.
  */
-export interface ImageFacts {
-  tagsOf(imageIds: readonly number[]): Promise<Map<number, { tags: string[]; customTags: string[] }>>;
-  likesOf(imageIds: readonly number[], viewerId: number | undefined): Promise<Map<number, { likes: number; liked: boolean }>>;
+export interface PresenterSources {
+  cards: Pick<ImageCards, 'rows' | 'facts'>;
+  versionOf(viewer: Viewer): Promise<LibraryVersion>;
 }
 
 /** Most URL pairs kept for one signing window (about 200 bytes each). */
@@ -29,11 +31,13 @@ export class ImagePresenter {
   /** Signed URLs of the current expiry window, by viewer and image: signing is a good part of a page's cost. */
   private urls = new Map<string, readonly [string | null, string | null]>();
   private urlsExpireAt = 0;
+  /** `sortedAt` of each kept row (image-cards/ keeps rows): formatting a date is a good part of presenting one. */
+  private readonly sortedAt = new WeakMap<ImageWithMedia, string>();
 
   constructor(
     private readonly imageUrls: ImageUrls,
     private readonly clock: Clock,
-    private readonly facts?: ImageFacts,
+    private readonly sources: PresenterSources,
   ) {}
 
   /** Identifies the current URL-signing window: signed URLs differ from one window to the next. */
@@ -41,7 +45,28 @@ export class ImagePresenter {
     return urlExpiry(this.clock.now()).getTime();
   }
 
+  /** The images of these ids that exist, in this order (rows from their cards: no query when all are kept). */
+  async presentIds(ids: readonly number[], viewer: Viewer): Promise<Image[]> {
+    if (ids.length === 0) return [];
+    const { version } = await this.sources.versionOf(viewer);
+    return this.presentAt(await this.sources.cards.rows(ids, version), viewer, version);
+  }
+
   async present(rows: readonly ImageWithMedia[], viewer: Viewer): Promise<Image[]> {
+    if (rows.length === 0) return [];
+    return this.presentAt(rows, viewer, (await this.sources.versionOf(viewer)).version);
+  }
+
+  private sortedAtOf(row: ImageWithMedia): string {
+    let text = this.sortedAt.get(row);
+    if (text === undefined) {
+      text = keyToIso(row.taken_key);
+      this.sortedAt.set(row, text);
+    }
+    return text;
+  }
+
+  private async presentAt(rows: readonly ImageWithMedia[], viewer: Viewer, version: number): Promise<Image[]> {
     const expiresAt = this.urlWindow();
     if (expiresAt !== this.urlsExpireAt || this.urls.size > MAX_CACHED_URLS) {
       this.urls = new Map();
@@ -62,15 +87,13 @@ export class ImagePresenter {
       }
       return pair;
     };
-    const ids = rows.map((row) => row.id);
     const viewerId = isLinkViewer(viewer) ? undefined : viewer.id;
-    const [tags, likes] = await Promise.all([
-      this.facts && ids.length > 0 ? this.facts.tagsOf(ids) : undefined,
-      this.facts && ids.length > 0 ? this.facts.likesOf(ids, viewerId) : undefined,
-    ]);
+    const facts = await this.sources.cards.facts(
+      rows.map((row) => row.id),
+      version,
+    );
     return rows.map((row) => {
-      const labels = tags?.get(row.id);
-      const like = likes?.get(row.id);
+      const card = facts.get(row.id);
       const [trimmedURL, thumbnailURL] = urlsOf(row);
       return {
         _id: String(row.id),
@@ -82,7 +105,7 @@ export class ImagePresenter {
         width: row.media_width,
         height: row.media_height,
         takenAt: row.taken_at,
-        sortedAt: keyToIso(row.taken_key),
+        sortedAt: this.sortedAtOf(row),
         dateSource: row.date_source,
         camera: row.camera,
         gps:
@@ -91,11 +114,11 @@ export class ImagePresenter {
             : null,
         // One shared vocabulary: `tags` and `allTags` are every tag on the image; `customTags` the
         // ones added as custom tags from search results (docs/decisions/0004).
-        tags: labels?.tags ?? [],
-        allTags: labels?.tags ?? [],
-        customTags: labels?.customTags ?? [],
-        likes: like?.likes ?? 0,
-        liked: like?.liked ?? false,
+        tags: card?.tags ?? [],
+        allTags: card?.tags ?? [],
+        customTags: card?.customTags ?? [],
+        likes: card?.likers.length ?? 0,
+        liked: viewerId !== undefined && (card?.likers.includes(viewerId) ?? false),
         uploadedBy: String(row.uploaded_by),
         createdAt: row.created_at,
       };

@@ -53,9 +53,8 @@ export class ImagesService {
 
   private async pageFrom(user: AuthUser, all: VisibleIdList['ids'], page: number, limit: number): Promise<GridPage> {
     const offset = (page - 1) * limit;
-    const rows = await this.deps.images.withMedia(Array.from(all.subarray(offset, offset + limit)));
     return {
-      images: await this.deps.presenter.present(rows, user),
+      images: await this.deps.presenter.presentIds(Array.from(all.subarray(offset, offset + limit)), user),
       pagination: { currentPage: page, hasMore: offset + limit < all.length, totalImages: all.length },
     };
   }
@@ -63,7 +62,7 @@ export class ImagesService {
   /** The whole visible list for previous/next (newest first, capped for very large libraries). */
   async all(user: AuthUser): Promise<Image[]> {
     const ids = Array.from((await this.deps.visibleIds.of(user)).ids.subarray(0, MAX_UNPAGED_IMAGES));
-    return this.deps.presenter.present(await this.deps.images.withMedia(ids), user);
+    return this.deps.presenter.presentIds(ids, user);
   }
 
   async one(user: AuthUser, id: string): Promise<Image> {

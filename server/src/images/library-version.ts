@@ -9,17 +9,21 @@ export interface LibraryVersion {
 
 /**
  * What changed:
- * - 'additions': images became visible (or what a page shows of them changed: a like, a tag); the
- *   caller stamps the new ones with the returned version (`images.visible_since`), so a reader can
- *   fetch just those;
+ * - 'additions': images became visible; the caller stamps them with the returned version
+ *   (`images.visible_since`), so a reader can fetch just those;
  * - `{ removed }`: these images left every list (trashed, deleted) or are about to come back at
  *   another place (stamped `visible_since` again: moved in the order); recorded in
  *   `library_removals`, so a reader drops just those;
+ * - `{ touched }`: what these images show changed in place (a like, a tag, a fact read again), not
+ *   which lists hold them; recorded in `library_touches`, so per-image caches (image-cards/) read
+ *   just those again;
+ * - 'relabel': what many images show changed (a tag renamed or merged): per-image caches start
+ *   over (`relabel_version`), lists stay;
  * - 'reset': anything else (a share granted, switched on or off; an address proven): readers start over.
  */
-export type LibraryChange = 'additions' | 'reset' | { removed: readonly number[] };
+export type LibraryChange = 'additions' | 'reset' | 'relabel' | { removed: readonly number[] } | { touched: readonly number[] };
 
-/** Removals kept for readers to catch up with; older ones make readers start over (`pruneRemovals`). */
+/** Removals (and touches) kept for readers to catch up with; older ones make readers start over (`pruneRemovals`). */
 const KEPT_REMOVALS = 50_000;
 
 /**
@@ -33,15 +37,17 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange):
     .set((eb) => ({
       version: eb('version', '+', 1),
       ...(change === 'reset' ? { reset_version: eb('version', '+', 1) } : {}),
+      ...(change === 'relabel' ? { relabel_version: eb('version', '+', 1) } : {}),
     }))
     .where('id', '=', 1)
     .returning('version')
     .executeTakeFirstOrThrow();
   const version = Number(row.version);
   if (typeof change === 'object') {
-    for (let start = 0; start < change.removed.length; start += 500) {
-      const chunk = change.removed.slice(start, start + 500);
-      await db.insertInto('library_removals').values(chunk.map((imageId) => ({ version, image_id: imageId }))).execute();
+    const [table, ids] = 'removed' in change ? (['library_removals', change.removed] as const) : (['library_touches', [...new Set(change.touched)]] as const);
+    for (let start = 0; start < ids.length; start += 500) {
+      const chunk = ids.slice(start, start + 500);
+      await db.insertInto(table).values(chunk.map((imageId) => ({ version, image_id: imageId }))).execute();
     }
   }
   return version;
@@ -70,6 +76,23 @@ export async function pruneRemovals(db: Kysely<DB>): Promise<void> {
     const through = Number(cut.version);
     await trx.deleteFrom('library_removals').where('version', '<=', through).execute();
     await trx.updateTable('library_state').set({ reset_version: through }).where('id', '=', 1).where('reset_version', '<', through).execute();
+  });
+}
+
+/** The same for touches: per-image caches older than what was dropped start over (`relabel_version`). */
+export async function pruneTouches(db: Kysely<DB>): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const cut = await trx
+      .selectFrom('library_touches')
+      .select('version')
+      .orderBy('version', 'desc')
+      .offset(KEPT_REMOVALS)
+      .limit(1)
+      .executeTakeFirst();
+    if (!cut) return;
+    const through = Number(cut.version);
+    await trx.deleteFrom('library_touches').where('version', '<=', through).execute();
+    await trx.updateTable('library_state').set({ relabel_version: through }).where('id', '=', 1).where('relabel_version', '<', through).execute();
   });
 }
 

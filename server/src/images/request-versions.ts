@@ -19,7 +19,7 @@ import { type LibraryVersion, readLibraryVersion } from './library-version.js';
  * version here and reads it.
  */
 export class RequestVersions {
-  private readonly seen = new WeakMap<AuthUser, LibraryVersion>();
+  private readonly seen = new WeakMap<object, LibraryVersion>();
 
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -28,8 +28,11 @@ export class RequestVersions {
     this.seen.set(user, version);
   }
 
-  /** The version the person's request started with, or the current one when none was read with the account. */
-  async of(user: AuthUser): Promise<LibraryVersion> {
+  /**
+   * The version the person's request started with, or the current one when none was read with the
+   * account (or `user` is not a request's AuthUser: a share-link page, a background job).
+   */
+  async of(user: object): Promise<LibraryVersion> {
     return this.seen.get(user) ?? readLibraryVersion(this.db);
   }
 }

@@ -51,6 +51,6 @@ export class SearchService {
       .orderBy('images.id', 'desc')
       .limit(MAX_RESULTS)
       .execute();
-    return this.presenter.present(await this.images.withMedia(rows.map((row) => row.id)), user);
+    return this.presenter.presentIds(rows.map((row) => row.id), user);
   }
 }

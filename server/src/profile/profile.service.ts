@@ -25,7 +25,7 @@ export class ProfileService {
     const row = await this.load(user);
     const [image, uploads, bulkTags] = await Promise.all([
       this.imageUrl(row),
-      this.images.uploadedBy(user.id, PROFILE_UPLOADS_LIMIT).then((ids) => this.images.withMedia(ids)),
+      this.images.uploadedBy(user.id, PROFILE_UPLOADS_LIMIT).then((ids) => this.presenter.presentIds(ids, user)),
       // The tags this person has put on images (the same list as GET /user-tags).
       this.tags.usedBy(user, MAX_TAG_LIST),
     ]);
@@ -39,7 +39,7 @@ export class ProfileService {
       image,
       bulkTags,
       emailConfirmed: row.email_confirmed_at !== null,
-      userUploadedImages: await this.presenter.present(uploads, user),
+      userUploadedImages: uploads,
     };
   }
 

@@ -135,7 +135,7 @@ export class SharedViewsService {
 
   /** On the public link page (a link viewer) nobody's own `liked` is shown. */
   private async present(ids: readonly number[], viewer: Viewer): Promise<Image[]> {
-    return this.deps.presenter.present(await this.deps.images.withMedia(ids), viewer);
+    return this.deps.presenter.presentIds(ids, viewer);
   }
 }
 

@@ -34,7 +34,7 @@ export class TagChangesRepository {
           .executeTakeFirst();
         changed = (await addUsage(trx, tag.id, Number(result.numInsertedOrUpdatedRows ?? 0n))) || changed;
       }
-      if (changed) await bumpLibraryVersion(trx, 'additions');
+      if (changed) await bumpLibraryVersion(trx, { touched: input.imageIds });
       return changed;
     });
   }
@@ -46,14 +46,14 @@ export class TagChangesRepository {
         const result = await trx.deleteFrom('image_tags').where('image_id', '=', imageId).where('tag_id', '=', tagId).executeTakeFirst();
         await addUsage(trx, tagId, -Number(result.numDeletedRows));
       }
-      await bumpLibraryVersion(trx, 'additions');
+      await bumpLibraryVersion(trx, { touched: [imageId] });
     });
   }
 
   async rename(tagId: number, name: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('tags').set({ name }).where('id', '=', tagId).execute();
-      await bumpLibraryVersion(trx, 'additions');
+      await bumpLibraryVersion(trx, 'relabel');
     });
   }
 
@@ -90,7 +90,7 @@ export class TagChangesRepository {
         }))
         .where('id', '=', intoId)
         .execute();
-      await bumpLibraryVersion(trx, 'additions');
+      await bumpLibraryVersion(trx, 'relabel');
     });
   }
 }

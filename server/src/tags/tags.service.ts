@@ -178,7 +178,7 @@ export class TagsService {
     const ordered = [...usable].sort((a, b) => a.usage_count - b.usage_count).map((tag) => tag.id);
     const ids = await this.deps.tags.imagesWithAll(user, ordered, MAX_FILTERED_IMAGES);
     if (ids.length === 0) return noImages();
-    return { images: await this.deps.presenter.present(await this.deps.images.withMedia(ids), user) };
+    return { images: await this.deps.presenter.presentIds(ids, user) };
   }
 }
 

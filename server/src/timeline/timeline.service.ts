@@ -59,13 +59,12 @@ export class TimelineService {
     const { start, end } = monthRange(list.keys, month);
     const from = Math.min(start + (page - 1) * limit, end);
     const to = Math.min(from + limit, end);
-    const rows = await this.deps.images.withMedia(Array.from(list.ids.subarray(from, to)));
     return {
       month,
       count: end - start,
       offset: start,
       galleryPage: Math.floor(start / limit) + 1,
-      images: await this.deps.presenter.present(rows, user),
+      images: await this.deps.presenter.presentIds(Array.from(list.ids.subarray(from, to)), user),
       pagination: { currentPage: page, hasMore: to < end, totalImages: end - start },
     };
   }

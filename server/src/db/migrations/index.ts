@@ -12,6 +12,7 @@ import { trash } from './009_trash.js';
 import { timeline } from './010_timeline.js';
 import { resumableUploads } from './011_resumable_uploads.js';
 import { libraryRemovals } from './012_library_removals.js';
+import { libraryTouches } from './013_library_touches.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -39,5 +40,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '010_timeline': timeline(context),
     '011_resumable_uploads': resumableUploads(),
     '012_library_removals': libraryRemovals(),
+    '013_library_touches': libraryTouches(),
   };
 }

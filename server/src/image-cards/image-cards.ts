@@ -1,0 +1,133 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import type { ImageWithMedia } from '../images/images.repository.js';
+import type { ImageTagLabels } from '../tags/tags.repository.js';
+import { changedImages, EVERY_IMAGE } from './changed-images.js';
+
+/** What the other domains add to an image's card: its tags, and who liked it. */
+export interface CardFacts extends ImageTagLabels {
+  /** Ids of the people who like it (their count is the likes; `liked` is the viewer among them). */
+  likers: readonly number[];
+}
+
+export interface CardSources {
+  /** Image rows with their media, by id (ImagesRepository.withMedia). */
+  rows(ids: readonly number[]): Promise<ImageWithMedia[]>;
+  labels(ids: readonly number[]): Promise<Map<number, ImageTagLabels>>;
+  likers(ids: readonly number[]): Promise<Map<number, number[]>>;
+}
+
+/** Cards kept of each kind (rows; facts): about 1 KB each, so about 20 MB at most together. */
+const MAX_CARDS = 10_000;
+
+const NO_FACTS: CardFacts = Object.freeze({ tags: [], customTags: [], likers: [] });
+
+/**
+ * What a page shows of each image — its row with the picture's facts, its tags, who likes it — kept
+ * per image, so a gallery page of 50 images is built from memory instead of three queries over 50
+ * ids (issue 13: under a crowd those were most of the server's time, and every like or tag made
+ * every cached page stale). Kept correct the way the other read caches are (decision 0014): each
+ * read says the library version its request started with; before answering, the cards catch up
+ * to it, dropping just the images changed since (`changedImages`: one statement per version, per
+ * process, never per request). Rows are kept only for images that are ready and not in the Trash:
+ * what changes in an image while it is processed is not logged. Bounded: the oldest go first.
+ */
+export class ImageCards {
+  private readonly rowCards = new Map<number, ImageWithMedia>();
+  private readonly factCards = new Map<number, CardFacts>();
+  /** The version the cards are known to be at least as new as (-1: none read yet). */
+  private caughtUp = -1;
+  /** Moves with each catch-up: a read that started before one may hold stale values and is not kept. */
+  private generation = 0;
+  private catchingUp: Promise<void> | undefined;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly sources: CardSources,
+    private readonly max = MAX_CARDS,
+  ) {}
+
+  /** The rows of these images in the given order (missing ones left out), at least as new as `version`. */
+  async rows(ids: readonly number[], version: number): Promise<ImageWithMedia[]> {
+    const found = await this.read(this.rowCards, ids, version, {
+      fetch: async (missing) => new Map((await this.sources.rows(missing)).map((row) => [row.id, row])),
+      keeps: (row) => row.ready === 1 && row.trashed_at === null,
+    });
+    return ids.flatMap((id) => found.get(id) ?? []);
+  }
+
+  /** Tags and likers of each image, at least as new as `version`. */
+  async facts(ids: readonly number[], version: number): Promise<Map<number, CardFacts>> {
+    return this.read(this.factCards, ids, version, {
+      fetch: async (missing) => {
+        const [labels, likers] = await Promise.all([this.sources.labels(missing), this.sources.likers(missing)]);
+        return new Map(
+          missing.map((id) => {
+            const label = labels.get(id);
+            const liker = likers.get(id);
+            return [id, label || liker ? { tags: label?.tags ?? [], customTags: label?.customTags ?? [], likers: liker ?? [] } : NO_FACTS];
+          }),
+        );
+      },
+      keeps: () => true,
+    });
+  }
+
+  /**
+   * Catches up to `version`, then reads what is not kept and keeps it — unless a catch-up happened
+   * meanwhile: what was read may predate a change that catch-up dropped, so it serves this request
+   * (it is at least as new as its version) and is not kept.
+   */
+  private async read<T>(
+    kept: Map<number, T>,
+    ids: readonly number[],
+    version: number,
+    source: { fetch: (missing: number[]) => Promise<Map<number, T>>; keeps: (card: T) => boolean },
+  ): Promise<Map<number, T>> {
+    await this.catchUp(version);
+    const generation = this.generation;
+    const found = new Map<number, T>();
+    const missing = new Set<number>();
+    for (const id of ids) {
+      const card = kept.get(id);
+      if (card === undefined) missing.add(id);
+      else found.set(id, card);
+    }
+    if (missing.size === 0) return found;
+    const fetched = await source.fetch([...missing]);
+    const keep = generation === this.generation;
+    for (const [id, card] of fetched) {
+      found.set(id, card);
+      if (keep && source.keeps(card)) kept.set(id, card);
+    }
+    // The oldest go first (kept in insertion order: moving each hit to the end cost more than the misses it saved).
+    while (kept.size > this.max) kept.delete(kept.keys().next().value as number);
+    return found;
+  }
+
+  /** Drops the cards of images changed after what they were read at, up to `version` (one catch-up at a time). */
+  private async catchUp(version: number): Promise<void> {
+    while (this.caughtUp < version) {
+      this.catchingUp ??= this.dropChanged(version).finally(() => {
+        this.catchingUp = undefined;
+      });
+      await this.catchingUp;
+    }
+  }
+
+  private async dropChanged(version: number): Promise<void> {
+    const from = this.caughtUp;
+    const changed = from < 0 ? EVERY_IMAGE : await changedImages(this.db, from, version);
+    if (changed === EVERY_IMAGE) {
+      this.rowCards.clear();
+      this.factCards.clear();
+    } else {
+      for (const id of changed) {
+        this.rowCards.delete(id);
+        this.factCards.delete(id);
+      }
+    }
+    this.generation += 1;
+    this.caughtUp = Math.max(this.caughtUp, version);
+  }
+}
