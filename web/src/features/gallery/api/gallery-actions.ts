@@ -1,10 +1,33 @@
 import { calls } from '@photo/contract';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { callApi } from '@/lib/api-client';
+import { ApiError, callApi, isApiError } from '@/lib/api-client';
 import { isTimelineMonthKey, timelineMonthsQueryKey, type TimelineMonthPage } from './get-timeline-month';
 
-/** The contract's bound on imageIds in one tag call. */
+/** The contract's bound on imageIds in one call (tags, deletes). */
 const MAX_IDS_PER_CALL = 1000;
+
+/**
+ * Deletes in slices of what one call takes: a timeline's Select All can hold thousands. Each slice
+ * is all or nothing on the server (DECISIONS §3); when a later one is refused, the error says how
+ * many went before it (`deletedBefore`), so the lists are read again and the person knows.
+ */
+export async function deleteInSlices(
+  imageIds: readonly string[],
+  send: (slice: string[]) => Promise<{ message: string }>,
+): Promise<{ message: string }> {
+  let answer = { message: '' };
+  for (let start = 0; start < imageIds.length; start += MAX_IDS_PER_CALL) {
+    try {
+      answer = await send(imageIds.slice(start, start + MAX_IDS_PER_CALL));
+    } catch (error) {
+      if (start === 0 || !isApiError(error)) throw error;
+      const message = `${start} of ${imageIds.length} images were deleted; the rest were not. ${error.body?.message ?? error.message}`;
+      throw Object.assign(new ApiError(error.status, { ...error.body, message }, error.url), { deletedBefore: start });
+    }
+  }
+  // One call: the server's own words. Several: the same words for the whole selection.
+  return imageIds.length > MAX_IDS_PER_CALL ? { message: `${imageIds.length} images deleted successfully.` } : answer;
+}
 
 /**
  * Every list but the timeline's month pages: the timeline shows no tags, and reading every month
@@ -18,7 +41,7 @@ function refreshAllButTimelinePages(queryClient: QueryClient) {
 export function useDeleteImages() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (imageIds: string[]) => callApi(calls.deleteImages, { body: { imageIds } }),
+    mutationFn: (imageIds: string[]) => deleteInSlices(imageIds, (slice) => callApi(calls.deleteImages, { body: { imageIds: slice } })),
     onSuccess: (_answer, imageIds) => {
       const removed = new Set(imageIds);
       queryClient.setQueriesData<TimelineMonthPage>({ queryKey: timelineMonthsQueryKey }, (page) =>
@@ -26,6 +49,8 @@ export function useDeleteImages() {
       );
       return queryClient.invalidateQueries();
     },
+    // Some slices went before one was refused: what is on screen is out of date.
+    onError: (error) => (typeof error === 'object' && error !== null && 'deletedBefore' in error ? queryClient.invalidateQueries() : undefined),
   });
 }
 
