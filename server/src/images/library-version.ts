@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export interface LibraryVersion {
@@ -53,23 +53,37 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange):
   return version;
 }
 
-/** Images removed (or moved) after library version `version`. */
-export async function removedAfter(db: Kysely<DB>, version: number): Promise<number[]> {
-  const rows = await db.selectFrom('library_removals').select('image_id').where('version', '>', version).execute();
-  return rows.map((row) => Number(row.image_id));
+/** A reader must start over: what it would need to catch up with is no longer kept. */
+export const START_OVER = 'start-over';
+
+/**
+ * Images removed (or moved) after library version `version`, or START_OVER when the reset version
+ * has moved past it since the reader's version was read (a reset, or removals it needed pruned
+ * meanwhile). One statement, so the removals and the reset version come from one snapshot: a
+ * prune between two reads could otherwise hide removals from a reader that is far behind.
+ */
+export async function removedAfter(db: Kysely<DB>, version: number): Promise<number[] | typeof START_OVER> {
+  const rows = await db
+    .selectFrom('library_removals')
+    .select(sql<number>`image_id`.as('id'))
+    .where('version', '>', version)
+    .unionAll(db.selectFrom('library_state').select(sql<number>`-1`.as('id')).where('id', '=', 1).where('reset_version', '>', version))
+    .execute();
+  const ids = rows.map((row) => Number(row.id));
+  return ids.includes(-1) ? START_OVER : ids;
 }
 
 /**
  * Keeps the newest KEPT_REMOVALS removals. Readers whose copy is older than what was dropped can no
  * longer catch up: the reset version moves up to it (the version itself does not change).
  */
-export async function pruneRemovals(db: Kysely<DB>): Promise<void> {
+export async function pruneRemovals(db: Kysely<DB>, keep = KEPT_REMOVALS): Promise<void> {
   await db.transaction().execute(async (trx) => {
     const cut = await trx
       .selectFrom('library_removals')
       .select('version')
       .orderBy('version', 'desc')
-      .offset(KEPT_REMOVALS)
+      .offset(keep)
       .limit(1)
       .executeTakeFirst();
     if (!cut) return;

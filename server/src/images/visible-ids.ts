@@ -4,7 +4,7 @@ import { visibilityScope } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from './images.repository.js';
-import { type LibraryVersion, removedAfter } from './library-version.js';
+import { type LibraryVersion, removedAfter, START_OVER } from './library-version.js';
 
 export interface VisibleIdList {
   version: number;
@@ -65,13 +65,13 @@ export class VisibleIds {
       // Concurrent requests after a change share one rebuild. When only images were added since the
       // cached copy (uploads finishing), just those are read and merged in at their places.
       const viewer = whole ? WHOLE_LIBRARY : user;
+      const readAll = () => this.images.allVisibleIds(viewer).then((columns) => ({ version, ...packedColumns(columns) }));
       build =
         cached && cached.version >= resetVersion
-          ? Promise.all([this.images.visibleAfter(viewer, cached.version), removedAfter(this.db, cached.version)]).then(([added, removed]) => ({
-              version,
-              ...mergeOrdered(without(cached, removed), added),
-            }))
-          : this.images.allVisibleIds(viewer).then((columns) => ({ version, ...packedColumns(columns) }));
+          ? Promise.all([this.images.visibleAfter(viewer, cached.version), removedAfter(this.db, cached.version)]).then(([added, removed]) =>
+              removed === START_OVER ? readAll() : { version, ...mergeOrdered(without(cached, removed), added) },
+            )
+          : readAll();
       this.building.set(buildKey, build);
       build.finally(() => this.building.delete(buildKey)).catch(() => undefined);
     }

@@ -1,0 +1,100 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AuthUser } from '../src/auth/auth-user.js';
+import { openDatabase, type Database } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { ImagesRepository } from '../src/images/images.repository.js';
+import { bumpLibraryVersion, type LibraryVersion, pruneRemovals, readLibraryVersion } from '../src/images/library-version.js';
+import { VisibleIds } from '../src/images/visible-ids.js';
+import { createPostgresDatabase, testDatabases } from './support/databases.js';
+
+/**
+ * A cached id list catches up with removals instead of being read again; when the removals it needs
+ * were pruned after its request's version was read (the hourly housekeeping, a reader far behind),
+ * it must start over rather than keep showing images that are gone.
+ */
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function open(kind: 'sqlite' | 'postgres'): Promise<Database> {
+  if (kind === 'postgres') {
+    const pg = await createPostgresDatabase();
+    const database = openDatabase({ database: { kind: 'postgres', url: pg.url } });
+    cleanups.push(() => pg.drop(), () => database.close());
+    await migrateToLatest(database);
+    return database;
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'catch-up-'));
+  const database = openDatabase({ database: { kind: 'sqlite', file: path.join(dir, 'library.db') } });
+  cleanups.push(() => rm(dir, { recursive: true, force: true }), () => database.close());
+  await migrateToLatest(database);
+  return database;
+}
+
+async function seed(database: Database, count: number): Promise<{ admin: AuthUser; ids: number[] }> {
+  const now = new Date().toISOString();
+  const { db } = database;
+  const user = await db
+    .insertInto('users')
+    .values({ username: 'admin', email: 'admin@example.test', password_hash: 'x', role: 'admin', profile_image_key: null, email_confirmed_at: now, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const ids: number[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const media = await db
+      .insertInto('media')
+      .values({
+        content_hash: `hash-${i}`, mime: 'image/png', byte_size: 1, status: 'ready', width: 1, height: 1, placeholder: null, taken_at: null, camera: null,
+        gps_latitude: null, gps_longitude: null, taken_offset: null, file_date: null, lens: null, f_number: null, exposure_time: null, iso: null,
+        focal_length: null, original_key: `originals/hash-${i}`, display_key: null, thumbnail_key: null, created_at: now, claimed_at: null, claimed_by: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const image = await db
+      .insertInto('images')
+      .values({
+        media_id: media.id, uploaded_by: user.id, file_name: `p${i}.png`, image_name: `p${i}`, ready: 1, visible_since: 0, created_at: now,
+        trashed_at: null, trashed_by: null, taken_key: Date.UTC(2020, 0, 1 + i), file_modified_at: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    ids.push(image.id);
+  }
+  const admin: AuthUser = { id: user.id, role: 'admin', username: 'admin', email: 'admin@example.test', emailConfirmed: true } as AuthUser;
+  return { admin, ids };
+}
+
+/** Takes an image out of every list the way the Trash does: not ready, recorded as removed. */
+async function removeImage(database: Database, id: number): Promise<void> {
+  await database.db.transaction().execute(async (trx) => {
+    await trx.updateTable('images').set({ ready: 0, trashed_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await bumpLibraryVersion(trx, { removed: [id] });
+  });
+}
+
+describe.each(testDatabases)('a cached id list catching up (%s)', (kind) => {
+  it('drops what was removed since, and starts over when those removals were pruned after its version was read', async () => {
+    const database = await open(kind);
+    const { admin, ids } = await seed(database, 3);
+    let version: LibraryVersion = await readLibraryVersion(database.db);
+    const lists = new VisibleIds(database.db, new ImagesRepository(database.db), async () => version);
+    expect([...(await lists.of(admin)).ids].sort()).toEqual([...ids].sort());
+
+    const [first, second] = ids as [number, number];
+    await removeImage(database, first);
+    version = await readLibraryVersion(database.db);
+    expect([...(await lists.of(admin)).ids]).not.toContain(first);
+
+    // A request reads its version; then housekeeping prunes every removal before the list catches up.
+    await removeImage(database, second);
+    version = await readLibraryVersion(database.db);
+    await pruneRemovals(database.db, 0);
+    const list = [...(await lists.of(admin)).ids];
+    expect(list, 'an image whose removal was pruned meanwhile').not.toContain(second);
+    expect(list).toEqual(ids.filter((id) => id !== first && id !== second));
+  });
+});
