@@ -6,7 +6,10 @@ import type { AuthUser } from '../src/auth/auth-user.js';
 import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { ImagesRepository } from '../src/images/images.repository.js';
-import { bumpLibraryVersion, type LibraryVersion, pruneRemovals, readLibraryVersion } from '../src/images/library-version.js';
+import { ImageCards } from '../src/image-cards/image-cards.js';
+import { bumpLibraryVersion, type LibraryVersion, pruneRemovals, pruneTouches, readLibraryVersion } from '../src/images/library-version.js';
+import { LikesRepository } from '../src/likes/likes.repository.js';
+import { TagsRepository } from '../src/tags/tags.repository.js';
 import { VisibleIds } from '../src/images/visible-ids.js';
 import { createPostgresDatabase, testDatabases } from './support/databases.js';
 
@@ -96,5 +99,35 @@ describe.each(testDatabases)('a cached id list catching up (%s)', (kind) => {
     const list = [...(await lists.of(admin)).ids];
     expect(list, 'an image whose removal was pruned meanwhile').not.toContain(second);
     expect(list).toEqual(ids.filter((id) => id !== first && id !== second));
+  });
+
+  it('image cards drop just what was touched since, and every card when those touches were pruned meanwhile', async () => {
+    const database = await open(kind);
+    const { admin, ids } = await seed(database, 2);
+    const [first, second] = ids as [number, number];
+    const images = new ImagesRepository(database.db);
+    const likes = new LikesRepository(database.db);
+    const tags = new TagsRepository(database.db, []);
+    const cards = new ImageCards(database.db, {
+      rows: (wanted) => images.withMedia(wanted),
+      labels: (wanted) => tags.labelsOf(wanted),
+      likers: (wanted) => likes.likersOf(wanted),
+    });
+    const likersNow = async () => {
+      const { version } = await readLibraryVersion(database.db);
+      const facts = await cards.facts(ids, version);
+      return ids.map((id) => facts.get(id)?.likers ?? []);
+    };
+    expect(await likersNow()).toEqual([[], []]);
+
+    await likes.set(first, admin.id, true, new Date().toISOString());
+    expect(await likersNow(), 'a like, caught up from the touch log').toEqual([[admin.id], []]);
+
+    // A like, then the touch log pruned before the cards catch up: they must start over.
+    await likes.set(second, admin.id, true, new Date().toISOString());
+    const { version } = await readLibraryVersion(database.db);
+    await pruneTouches(database.db, 0);
+    const facts = await cards.facts(ids, version);
+    expect(ids.map((id) => facts.get(id)?.likers), 'a like whose touch was pruned meanwhile').toEqual([[admin.id], [admin.id]]);
   });
 });

@@ -77,36 +77,27 @@ export async function removedAfter(db: Kysely<DB>, version: number): Promise<num
  * Keeps the newest KEPT_REMOVALS removals. Readers whose copy is older than what was dropped can no
  * longer catch up: the reset version moves up to it (the version itself does not change).
  */
-export async function pruneRemovals(db: Kysely<DB>, keep = KEPT_REMOVALS): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const cut = await trx
-      .selectFrom('library_removals')
-      .select('version')
-      .orderBy('version', 'desc')
-      .offset(keep)
-      .limit(1)
-      .executeTakeFirst();
-    if (!cut) return;
-    const through = Number(cut.version);
-    await trx.deleteFrom('library_removals').where('version', '<=', through).execute();
-    await trx.updateTable('library_state').set({ reset_version: through }).where('id', '=', 1).where('reset_version', '<', through).execute();
-  });
+export function pruneRemovals(db: Kysely<DB>, keep = KEPT_REMOVALS): Promise<void> {
+  return pruneLog(db, 'library_removals', 'reset_version', keep);
 }
 
 /** The same for touches: per-image caches older than what was dropped start over (`relabel_version`). */
-export async function pruneTouches(db: Kysely<DB>): Promise<void> {
+export function pruneTouches(db: Kysely<DB>, keep = KEPT_REMOVALS): Promise<void> {
+  return pruneLog(db, 'library_touches', 'relabel_version', keep);
+}
+
+async function pruneLog(
+  db: Kysely<DB>,
+  log: 'library_removals' | 'library_touches',
+  startOver: 'reset_version' | 'relabel_version',
+  keep: number,
+): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    const cut = await trx
-      .selectFrom('library_touches')
-      .select('version')
-      .orderBy('version', 'desc')
-      .offset(KEPT_REMOVALS)
-      .limit(1)
-      .executeTakeFirst();
+    const cut = await trx.selectFrom(log).select('version').orderBy('version', 'desc').offset(keep).limit(1).executeTakeFirst();
     if (!cut) return;
     const through = Number(cut.version);
-    await trx.deleteFrom('library_touches').where('version', '<=', through).execute();
-    await trx.updateTable('library_state').set({ relabel_version: through }).where('id', '=', 1).where('relabel_version', '<', through).execute();
+    await trx.deleteFrom(log).where('version', '<=', through).execute();
+    await trx.updateTable('library_state').set({ [startOver]: through }).where('id', '=', 1).where(startOver, '<', through).execute();
   });
 }
 
