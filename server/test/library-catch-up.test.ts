@@ -7,10 +7,10 @@ import { openDatabase, type Database } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { ImagesRepository } from '../src/images/images.repository.js';
 import { ImageCards } from '../src/image-cards/image-cards.js';
-import { bumpLibraryVersion, type LibraryVersion, pruneRemovals, pruneTouches, readLibraryVersion } from '../src/images/library-version.js';
+import { bumpLibraryVersion, type LibraryVersion, pruneRemovals, pruneTouches, readLibraryVersion } from '../src/read-caches/library-version.js';
 import { LikesRepository } from '../src/likes/likes.repository.js';
 import { TagsRepository } from '../src/tags/tags.repository.js';
-import { VisibleIds } from '../src/images/visible-ids.js';
+import { VisibleIds } from '../src/read-caches/visible-ids.js';
 import { createPostgresDatabase, testDatabases } from './support/databases.js';
 
 /**

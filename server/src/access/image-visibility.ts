@@ -19,7 +19,7 @@ import type { DB } from '../db/schema.js';
  * (an image by id) stay a primary-key lookup plus those two small probes.
  *
  * Any write that changes what this condition selects must bump the library version in the same
- * transaction (`bumpLibraryVersion`): the visible-id cache (`images/visible-ids.ts`) relies on it.
+ * transaction (`bumpLibraryVersion`): the visible-id cache (`read-caches/visible-ids.ts`) relies on it.
  * Only images becoming ready are 'additions'; a share granted, switched on or off is a 'reset'.
  */
 export function onlyVisible<TB extends keyof DB, O>(
@@ -62,7 +62,7 @@ export function visibleParts<TB extends keyof DB, O>(
 /**
  * Whether the person sees every image anyone can — an admin, or a proven address with an active
  * all-access record — so that caches of "what this person sees" can share one copy of the whole
- * library (images/visible-ids.ts). Exactly when `onlyVisible` reduces to `notTrashed` for them.
+ * library (read-caches/visible-ids.ts). Exactly when `onlyVisible` reduces to `notTrashed` for them.
  */
 export async function seesWholeLibrary(db: Kysely<DB>, user: AuthUser): Promise<boolean> {
   if (user.role === 'admin') return true;

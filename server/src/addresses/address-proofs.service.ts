@@ -7,7 +7,7 @@ import type { LimitRule, Throttle } from '../auth/throttle.js';
 import type { UsersRepository } from '../auth/users.repository.js';
 import type { DB, UserRow } from '../db/schema.js';
 import { AppError, conflict, notFound } from '../http/errors.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { Mailer } from '../mail/mailer.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { AddressProofsRepository, ProofPurpose, ProofRow } from './address-proofs.repository.js';

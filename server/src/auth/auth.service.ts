@@ -15,7 +15,7 @@ import type { LimitRule, Throttle } from './throttle.js';
 import type { UsersRepository } from './users.repository.js';
 import { type AuthUser, toAuthUser } from './auth-user.js';
 import type { AddressProofsService } from '../addresses/address-proofs.service.js';
-import type { LibraryVersion } from '../images/library-version.js';
+import type { LibraryVersion } from '../read-caches/library-version.js';
 
 const RESET_TOKEN_MINUTES = 60;
 const MINUTE = 60;
@@ -176,7 +176,7 @@ export class AuthService {
   /**
    * The person behind a session token, checked against their account as it is now, and the library
    * version read in the same statement (the request's cached reads are checked against it:
-   * images/request-versions.ts). Null for a bad or expired token, or an account that is gone.
+   * read-caches/request-versions.ts). Null for a bad or expired token, or an account that is gone.
    */
   async authenticate(token: string): Promise<{ user: AuthUser; libraryVersion: LibraryVersion } | null> {
     const claims = await this.deps.tokens.verify(token);

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
-import type { LibraryVersion } from '../images/library-version.js';
+import type { LibraryVersion } from '../read-caches/library-version.js';
 
 /** What a session check needs of an account. */
 export type SessionAccountRow = Pick<UserRow, 'id' | 'role' | 'username' | 'email' | 'email_confirmed_at' | 'token_version'>;
@@ -20,7 +20,7 @@ export class UsersRepository {
    * The account behind a session together with the library version, in ONE statement: one round
    * trip on PostgreSQL, one snapshot on both databases. Every signed-in call reads the account
    * anyway (its token version may have moved); the version comes along for the call's cached
-   * reads (images/request-versions.ts, decision 0011). Undefined when the account is gone.
+   * reads (read-caches/request-versions.ts, decision 0011). Undefined when the account is gone.
    */
   async sessionAccount(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
     const row = await this.db

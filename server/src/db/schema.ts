@@ -113,7 +113,7 @@ export interface ImagesTable {
   image_name: string;
   /** Copy of media.status = 'ready' (1/0), so gallery pages are read from one index. */
   ready: number;
-  /** The library version at which the image became visible (see images/library-version.ts). */
+  /** The library version at which the image became visible (see read-caches/library-version.ts). */
   visible_since: number | null;
   created_at: string;
   /** When it was moved to the Trash (null: not in the Trash); `ready` is 0 meanwhile. */
@@ -144,7 +144,7 @@ export interface LibraryTouchesTable {
   image_id: number;
 }
 
-/** An image that left the lists (or moved in the order) at a library version (images/library-version.ts). */
+/** An image that left the lists (or moved in the order) at a library version (read-caches/library-version.ts). */
 export interface LibraryRemovalsTable {
   version: number;
   image_id: number;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import { mediaFactsColumns } from '../images/media.repository.js';
 import type { ExifFacts } from '../images/processing/exif.js';
 import { takenKeyOf } from '../timeline/taken-key.js';

@@ -6,7 +6,7 @@ import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import type { ImageCards } from '../image-cards/image-cards.js';
 import type { ImageWithMedia } from './images.repository.js';
-import type { LibraryVersion } from './library-version.js';
+import type { LibraryVersion } from '../read-caches/library-version.js';
 
 export type { Viewer } from '../access/viewer.js';
 
@@ -28,8 +28,12 @@ const MAX_CACHED_URLS = 200_000;
  * one expiry window are identical for a viewer and an image, so browsers cache them.
  */
 export class ImagePresenter {
-  /** Signed URLs of the current expiry window, by viewer and image: signing is a good part of a page's cost. */
-  private urls = new Map<string, readonly [string | null, string | null]>();
+  /**
+   * Signed URLs of the current expiry window, by viewer and image: signing is a good part of a
+   * page's cost. Keyed by viewer, then by image id (a number: no key text made per lookup).
+   */
+  private urls = new Map<string, Map<number, readonly [string | null, string | null]>>();
+  private urlCount = 0;
   private urlsExpireAt = 0;
   /** `sortedAt` of each kept row (image-cards/ keeps rows): formatting a date is a good part of presenting one. */
   private readonly sortedAt = new WeakMap<ImageWithMedia, string>();
@@ -68,22 +72,28 @@ export class ImagePresenter {
 
   private async presentAt(rows: readonly ImageWithMedia[], viewer: Viewer, version: number): Promise<Image[]> {
     const expiresAt = this.urlWindow();
-    if (expiresAt !== this.urlsExpireAt || this.urls.size > MAX_CACHED_URLS) {
+    if (expiresAt !== this.urlsExpireAt || this.urlCount > MAX_CACHED_URLS) {
       this.urls = new Map();
+      this.urlCount = 0;
       this.urlsExpireAt = expiresAt;
     }
     const tag = viewerTag(viewer);
     const exp = expiresAt / 1000;
+    let viewerUrls = this.urls.get(tag);
+    if (!viewerUrls) this.urls.set(tag, (viewerUrls = new Map()));
+    const kept = viewerUrls;
     const urlsOf = (row: ImageWithMedia) => {
-      const cacheKey = `${tag}/${row.id}`;
-      let pair = this.urls.get(cacheKey);
+      let pair = kept.get(row.id);
       if (pair === undefined) {
         pair = [
           row.display_key ? this.imageUrls.url(row.id, 'display', tag, exp) : null,
           row.thumbnail_key ? this.imageUrls.url(row.id, 'thumb', tag, exp) : null,
         ];
         // Not kept while the image is still being processed: its keys are not there yet.
-        if (row.display_key && row.thumbnail_key) this.urls.set(cacheKey, pair);
+        if (row.display_key && row.thumbnail_key) {
+          kept.set(row.id, pair);
+          this.urlCount += 1;
+        }
       }
       return pair;
     };

@@ -3,7 +3,7 @@ import { onlyInTrashOf, onlyVisible, onlyVisibleToWholeLibraryViewers, visiblePa
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageRow, MediaRow } from '../db/schema.js';
 import { addTagUsageOfImages, forgetTagsOfImages } from '../tags/tag-changes.repository.js';
-import { bumpLibraryVersion } from './library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import { lockMedia, markUnusedMediaDeleting } from './media.repository.js';
 
 /** An image with its stored picture, as read for presenting. */

@@ -7,8 +7,8 @@ import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 import type { MediaProcessor } from './processing/media-processor.js';
 import { MAX_UNPAGED_IMAGES } from './limits.js';
-import { PageCache } from './page-cache.js';
-import type { VisibleIdList, VisibleIds } from './visible-ids.js';
+import { PageCache } from '../read-caches/page-cache.js';
+import type { VisibleIdList, VisibleIds } from '../read-caches/visible-ids.js';
 
 export interface GridPage {
   images: Image[];

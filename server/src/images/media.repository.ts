@@ -3,7 +3,7 @@ import type { DB, MediaRow } from '../db/schema.js';
 import { hasRowLocks } from '../db/row-locks.js';
 import { restoreTrashed } from '../trash/restore.js';
 import { takenKeyOf } from '../timeline/taken-key.js';
-import { bumpLibraryVersion } from './library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { ExifFacts } from './processing/exif.js';
 
 export interface NewMedia {

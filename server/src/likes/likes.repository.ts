@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 
 export interface LikeFacts {
   likes: number;

@@ -15,7 +15,7 @@ interface ScopeEntry {
 /**
  * "May this viewer see image N, and which files are its" — remembered per visibility scope and
  * library version. Every write that changes what anyone sees bumps the version in the same
- * transaction (images/library-version.ts), so an answer is only ever reused for the exact version
+ * transaction (read-caches/library-version.ts), so an answer is only ever reused for the exact version
  * it was read at: a revoked share or a deleted image misses at once, in every process. A gallery
  * page's 50 thumbnails then cost one read each (the viewer's row and the version), not two.
  * Bounded: least recently used scopes go first, and a scope that grows too big starts over.

@@ -5,7 +5,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { LimitRule, Throttle } from '../auth/throttle.js';
 import type { DB } from '../db/schema.js';
 import { badRequest, notFound } from '../http/errors.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { AccessKind, AccessRecordsRepository } from './access-records.repository.js';

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { TagKind } from './tags.repository.js';
 
 /** Ids per `in (…)` list: far below both databases' bound-parameter limits. */

@@ -2,8 +2,8 @@ import { type Image, tags as tagCalls } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
 import { badRequest, notFound } from '../http/errors.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
-import type { LibraryVersion } from '../images/library-version.js';
-import { PageCache } from '../images/page-cache.js';
+import type { LibraryVersion } from '../read-caches/library-version.js';
+import { PageCache } from '../read-caches/page-cache.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { requireVisibleImage, requireVisibleImages, stillVisible } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
@@ -37,7 +37,7 @@ export class TagsService {
       images: ImagesRepository;
       presenter: ImagePresenter;
       clock: Clock;
-      /** The library version this person's request is checked against (images/request-versions.ts). */
+      /** The library version this person's request is checked against (read-caches/request-versions.ts). */
       libraryVersion: (user: AuthUser) => Promise<LibraryVersion>;
       vocabulary: VisibleVocabulary;
     },

@@ -1,6 +1,6 @@
 import type { LibraryView } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { LibraryVersion } from '../images/library-version.js';
+import type { LibraryVersion } from '../read-caches/library-version.js';
 import { ScopeVocabulary } from './scope-vocabulary.js';
 import type { TagRef, TagsRepository } from './tags.repository.js';
 
@@ -26,7 +26,7 @@ export interface VisibleTags {
 
 export interface VisibleVocabularyDeps {
   tags: TagsRepository;
-  /** The library version this person's request is checked against (images/request-versions.ts). */
+  /** The library version this person's request is checked against (read-caches/request-versions.ts). */
   libraryVersion: (user: AuthUser) => Promise<LibraryVersion>;
   /** The person's visibility scope (access/visible-scope.ts). */
   scopeOf: (user: AuthUser) => string;

@@ -3,8 +3,8 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { GridPage } from '../images/images.service.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
-import { PageCache } from '../images/page-cache.js';
-import type { VisibleIdList, VisibleIds } from '../images/visible-ids.js';
+import { PageCache } from '../read-caches/page-cache.js';
+import type { VisibleIdList, VisibleIds } from '../read-caches/visible-ids.js';
 import { monthRange, monthsOf } from './months.js';
 
 export interface MonthPage extends GridPage {
@@ -16,7 +16,7 @@ export interface MonthPage extends GridPage {
 
 /**
  * The timeline (issue 11, decision 0009): the months of what a person may see, and a page of one
- * month. Both are read off the visible-id list (images/visible-ids.ts), so they cost what a gallery
+ * month. Both are read off the visible-id list (read-caches/visible-ids.ts), so they cost what a gallery
  * page costs — a version check, then binary searches — and are answered serialized from a cache
  * per person and library version, like gallery pages.
  */

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { bumpLibraryVersion } from '../images/library-version.js';
+import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import { addTagUsageOfImages } from '../tags/tag-changes.repository.js';
 
 /**

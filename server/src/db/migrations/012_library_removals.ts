@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * Images that left the lists (trashed, deleted) or moved in the order, by library version, so that
- * cached id lists drop just those instead of being read again whole (images/library-version.ts):
+ * cached id lists drop just those instead of being read again whole (read-caches/library-version.ts):
  * at a million photos a fresh read is seconds, a catch-up milliseconds.
  */
 export function libraryRemovals() {

@@ -3,7 +3,7 @@ import { seesWholeLibrary } from '../access/image-visibility.js';
 import { visibilityScope } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
-import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from './images.repository.js';
+import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from '../images/images.repository.js';
 import { type LibraryVersion, removedAfter, START_OVER } from './library-version.js';
 
 export interface VisibleIdList {
@@ -41,7 +41,7 @@ export class VisibleIds {
   constructor(
     private readonly db: Kysely<DB>,
     private readonly images: ImagesRepository,
-    /** The library version this person's request is checked against (images/request-versions.ts). */
+    /** The library version this person's request is checked against (read-caches/request-versions.ts). */
     private readonly versionOf: (user: AuthUser) => Promise<LibraryVersion>,
     private readonly maxScopes = 64,
     private readonly maxIds = MAX_KEPT_IDS,
