@@ -53,6 +53,16 @@ describe.each(testDatabases)('likes on %s', (database) => {
     expect((await api.get<Image>(`/api/images/${a}`, alice.token)).body).toMatchObject({ likes: 1, liked: false });
   });
 
+  it('answers a like with the record as it is after the like, though the image was read (and kept) just before', async () => {
+    const [a] = (await fx.images(alice, 1)) as [string];
+    for (let round = 0; round < 2; round += 1) {
+      expect((await api.get<Image>(`/api/images/${a}`, alice.token)).body).toMatchObject({ likes: 0, liked: false });
+      expect((await like(alice, a, true)).body.userAccessData).toMatchObject({ _id: a, likes: 1, liked: true });
+      expect((await api.get<Image>(`/api/images/${a}`, alice.token)).body).toMatchObject({ likes: 1, liked: true });
+      expect((await like(alice, a, false)).body.userAccessData).toMatchObject({ _id: a, likes: 0, liked: false });
+    }
+  });
+
   it('lists My Favorite Images: what this person liked, in gallery order (newest taken first)', async () => {
     const [a1, a2, a3] = (await fx.images(alice, 3)) as [string, string, string];
     const carol = await fx.signUpConfirmed('carol');

@@ -56,9 +56,14 @@ export class ImagePresenter {
     return this.presentAt(await this.sources.cards.rows(ids, version), viewer, version);
   }
 
-  async present(rows: readonly ImageWithMedia[], viewer: Viewer): Promise<Image[]> {
+  /**
+   * `atLeast`: a library version the answer must show, when the request itself changed the library
+   * (its version, read with the session, predates that change).
+   */
+  async present(rows: readonly ImageWithMedia[], viewer: Viewer, options: { atLeast?: number | undefined } = {}): Promise<Image[]> {
     if (rows.length === 0) return [];
-    return this.presentAt(rows, viewer, (await this.sources.versionOf(viewer)).version);
+    const { version } = await this.sources.versionOf(viewer);
+    return this.presentAt(rows, viewer, Math.max(version, options.atLeast ?? 0));
   }
 
   private sortedAtOf(row: ImageWithMedia): string {

@@ -7,6 +7,11 @@ export interface LikeFacts {
   liked: boolean;
 }
 
+/** After a change: the library version it made (undefined when nothing changed). */
+export interface LikeChange extends LikeFacts {
+  version: number | undefined;
+}
+
 const CHUNK = 1000;
 
 /** One row per person and liked image (DECISIONS §3: likes are per person). */
@@ -17,7 +22,7 @@ export class LikesRepository {
    * Sets the person's like; a change bumps the library version in the same transaction, so cached
    * gallery pages show the new count. Answers the state afterwards.
    */
-  async set(imageId: number, userId: number, liked: boolean, now: string): Promise<LikeFacts> {
+  async set(imageId: number, userId: number, liked: boolean, now: string): Promise<LikeChange> {
     return this.db.transaction().execute(async (trx) => {
       const result = liked
         ? await trx
@@ -32,13 +37,13 @@ export class LikesRepository {
             .where('user_id', '=', userId)
             .executeTakeFirst()
             .then((r) => r.numDeletedRows);
-      if (Number(result) > 0) await bumpLibraryVersion(trx, { touched: [imageId] });
+      const version = Number(result) > 0 ? await bumpLibraryVersion(trx, { touched: [imageId] }) : undefined;
       const count = await trx
         .selectFrom('likes')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('image_id', '=', imageId)
         .executeTakeFirstOrThrow();
-      return { likes: Number(count.n), liked };
+      return { likes: Number(count.n), liked, version };
     });
   }
 

@@ -19,7 +19,8 @@ export class LikesService {
   async like(user: AuthUser, imageId: string, liked: boolean) {
     const row = await requireVisibleImage(this.deps.images, user, imageId);
     const state = await this.deps.likes.set(row.id, user.id, liked, isoNow(this.deps.clock));
-    const [image] = await this.deps.presenter.present([row], user);
+    // Presented as of the like itself: the request's own version predates it (image-cards/).
+    const [image] = await this.deps.presenter.present([row], user, { atLeast: state.version });
     return { likes: state.likes, totalLikes: state.likes, liked: state.liked, ...(image ? { userAccessData: image } : {}) };
   }
 
