@@ -42,6 +42,7 @@ import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
 import { ImageCards } from './image-cards/image-cards.js';
+import { MediaClaimsRepository } from './images/processing/media-claims.repository.js';
 import { RequestVersions } from './read-caches/request-versions.js';
 import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
 import { UploadCapacity } from './images/ingest/upload-capacity.js';
@@ -166,7 +167,9 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   await mkdir(config.tempDir, { recursive: true });
   const imagesRepository = new ImagesRepository(database.db);
   const mediaRepository = new MediaRepository(database.db);
-  const processor = new MediaProcessor({ storage, media: mediaRepository, pool: imagePool, clock, logger: app.log, tempDir: config.tempDir });
+  const processor = new MediaProcessor({
+    storage, media: mediaRepository, mediaClaims: new MediaClaimsRepository(database.db), pool: imagePool, clock, logger: app.log, tempDir: config.tempDir,
+  });
   const ingest = new IngestService({ media: mediaRepository, processor, clock });
   const tagsRepository = new TagsRepository(database.db, config.hiddenTags);
   const likesRepository = new LikesRepository(database.db);

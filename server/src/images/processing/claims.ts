@@ -1,6 +1,6 @@
 import type { MediaRow } from '../../db/schema.js';
 import type { Clock } from '../../shared/clock.js';
-import type { ClaimTerms, MediaRepository } from '../media.repository.js';
+import type { ClaimTerms, MediaClaimsRepository } from './media-claims.repository.js';
 import { isDeadOnThisHost, newOwnerToken } from './claim-owner.js';
 
 /** How often a process confirms, per row, that it is still working on what it claimed. */
@@ -28,7 +28,7 @@ export class Claims {
   readonly owner = newOwnerToken();
   private readonly working = new Map<number, Promise<unknown>>();
 
-  constructor(private readonly deps: { media: MediaRepository; clock: Clock }) {}
+  constructor(private readonly deps: { claims: MediaClaimsRepository; clock: Clock }) {}
 
   terms(): ClaimTerms {
     const now = this.deps.clock.now();
@@ -61,7 +61,7 @@ export class Claims {
     if (this.working.has(row.id) || !isFree(row, terms)) return { claimed: false };
     const dead = isDeadOnThisHost(row.claimed_by) ? (row.claimed_by ?? undefined) : undefined;
     return this.hold(row.id, async (): Promise<Claimed<T>> => {
-      if (!(await this.deps.media.claim(row, terms, dead))) return { claimed: false };
+      if (!(await this.deps.claims.claim(row, terms, dead))) return { claimed: false };
       return { claimed: true, value: await work() };
     });
   }
@@ -73,7 +73,7 @@ export class Claims {
     if (free.length === 0) return;
     const dead = [...new Set(free.flatMap((row) => (row.claimed_by && isDeadOnThisHost(row.claimed_by) ? [row.claimed_by] : [])))];
     const running = (async () => {
-      const taken = new Set(await this.deps.media.claimDeleting(free.map((row) => row.id), terms, dead));
+      const taken = new Set(await this.deps.claims.claimDeleting(free.map((row) => row.id), terms, dead));
       await work(free.filter((row) => taken.has(row.id)));
     })();
     for (const row of free) this.working.set(row.id, running);
@@ -86,13 +86,13 @@ export class Claims {
 
   /** Owners of pending and deleting rows that are certainly gone (processes of this machine). */
   async deadOwners(): Promise<string[]> {
-    return (await this.deps.media.claimOwners()).filter((owner) => owner !== this.owner && isDeadOnThisHost(owner));
+    return (await this.deps.claims.claimOwners()).filter((owner) => owner !== this.owner && isDeadOnThisHost(owner));
   }
 
   /** The heartbeat of every row this process is working on. */
   async beat(): Promise<void> {
     if (this.working.size === 0) return;
-    await this.deps.media.refreshClaims(this.owner, [...this.working.keys()], this.deps.clock.now().toISOString());
+    await this.deps.claims.refreshClaims(this.owner, [...this.working.keys()], this.deps.clock.now().toISOString());
   }
 
   /** Settles once this process works on nothing. */
@@ -102,7 +102,7 @@ export class Claims {
 
   /** Lets other processes take over at once whatever this one still holds (at shutdown). */
   release(): Promise<void> {
-    return this.deps.media.releaseClaims(this.owner);
+    return this.deps.claims.releaseClaims(this.owner);
   }
 
   isWorkingOn(mediaId: number): boolean {

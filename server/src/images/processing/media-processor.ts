@@ -12,6 +12,7 @@ import { LocalStorage } from '../../storage/local-storage.js';
 import type { MediaStorage } from '../../storage/storage.js';
 import { decoderFor, type Decoder } from '../ingest/file-type.js';
 import type { MediaRepository, NewMedia } from '../media.repository.js';
+import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
 import { deriveImages, probeImage, UnreadableImageError } from './derive.js';
 import { readExif } from './exif.js';
@@ -61,13 +62,14 @@ export class MediaProcessor {
     private readonly deps: {
       storage: MediaStorage;
       media: MediaRepository;
+      mediaClaims: MediaClaimsRepository;
       pool: TaskPool;
       clock: Clock;
       logger: FastifyBaseLogger;
       tempDir: string;
     },
   ) {
-    this.claims = new Claims({ media: deps.media, clock: deps.clock });
+    this.claims = new Claims({ claims: deps.mediaClaims, clock: deps.clock });
   }
 
   /** Takes up what dead processes left at once, then beats and looks again every HEARTBEAT_MS. */
@@ -165,8 +167,8 @@ export class MediaProcessor {
    * the work itself is not awaited (the pool bounds it).
    */
   async resumeStalled(): Promise<void> {
-    const { media, logger } = this.deps;
-    const rows = await media.stalled(this.claims.terms().staleBefore, await this.claims.deadOwners(), SWEEP_BATCH);
+    const { mediaClaims, logger } = this.deps;
+    const rows = await mediaClaims.stalled(this.claims.terms().staleBefore, await this.claims.deadOwners(), SWEEP_BATCH);
     const now = this.deps.clock.now().getTime();
     for (const row of rows) {
       if (this.claims.isWorkingOn(row.id) || (this.failures.get(row.id)?.until ?? 0) > now) continue;
@@ -295,7 +297,7 @@ export class MediaProcessor {
     for (;;) {
       const holder = await this.deps.media.findByHash(row.content_hash);
       if (!holder) {
-        const taken = await this.deps.media.insertDeleting(row, this.claims.terms());
+        const taken = await this.deps.mediaClaims.insertDeleting(row, this.claims.terms());
         if (taken) return this.claims.hold(taken.id, () => this.removeFiles(taken));
         continue;
       }
