@@ -15,7 +15,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import sharp from 'sharp';
-import { cpuSeconds, makeTempDir, memoryOf, removeTempDir, signUp, startServer, watchOtherLoad } from './common.mjs';
+import { makeTempDir, memoryOf, removeTempDir, signUp, startServer, underWatch } from './common.mjs';
 
 const WIDTH = 64;
 const HEIGHT = 48;
@@ -48,20 +48,10 @@ export async function benchApiImport({
     let done = 0;
     let nextSample = sampleEvery;
     let refused = 0;
-    let peakPolled = idle.rss;
     // Lowest and highest RSS polled since the last sample.
     let floor = Infinity;
     let top = 0;
     const started = performance.now();
-    const cpuBefore = cpuSeconds(server.pid);
-    const load = watchOtherLoad();
-    const poll = setInterval(() => {
-      const m = memoryOf(server.pid);
-      if (!m) return;
-      peakPolled = Math.max(peakPolled, m.rss);
-      floor = Math.min(floor, m.rss);
-      top = Math.max(top, m.rss);
-    }, 250);
     const worker = async (w) => {
       const token = tokens[w % people];
       for (;;) {
@@ -90,14 +80,13 @@ export async function benchApiImport({
         }
       }
     };
-    try {
-      await Promise.all(Array.from({ length: inFlight }, (_, w) => worker(w)));
-    } finally {
-      clearInterval(poll);
-    }
-    const seconds = (performance.now() - started) / 1000;
-    const cpu = cpuSeconds(server.pid) - cpuBefore;
-    const otherLoadCores = load.stop(cpu);
+    const onSample = (m) => {
+      floor = Math.min(floor, m.rss);
+      top = Math.max(top, m.rss);
+    };
+    const watched = await underWatch(server.pid, () => Promise.all(Array.from({ length: inFlight }, (_, w) => worker(w))), { everyMs: 250, onSample });
+    const { seconds, cpuSeconds: cpu, otherLoadCores } = watched;
+    const peakPolled = Math.max(idle.rss, watched.peakRss);
     const after = memoryOf(server.pid);
     if (samples.at(-1).images !== done) {
       samples.push({ images: done, seconds: Number(seconds.toFixed(1)), rssMB: mb(after.rss), floorMB: mb(Math.min(floor, after.rss)), topMB: mb(Math.max(top, after.rss)) });

@@ -279,15 +279,18 @@ export function watchOtherLoad() {
 }
 
 /**
- * Runs `work` while watching the server: its peak RSS (polled every 50 ms), the CPU it used and the
- * cores other processes took meanwhile. Resolves to { value, seconds, cpuSeconds, otherLoadCores, peakRss }.
+ * Runs `work` while watching the server: its peak RSS (polled every `everyMs`, each poll also given
+ * to `onSample`), the CPU it used and the cores other processes took meanwhile. Resolves to
+ * { value, seconds, cpuSeconds, otherLoadCores, peakRss }.
  */
-export async function underWatch(pid, work) {
+export async function underWatch(pid, work, { everyMs = 50, onSample } = {}) {
   let peakRss = 0;
   const poll = setInterval(() => {
     const m = memoryOf(pid);
-    if (m) peakRss = Math.max(peakRss, m.rss);
-  }, 50);
+    if (!m) return;
+    peakRss = Math.max(peakRss, m.rss);
+    onSample?.(m);
+  }, everyMs);
   const cpuBefore = cpuSeconds(pid);
   const load = watchOtherLoad();
   const started = performance.now();

@@ -2,7 +2,7 @@
 // of the 22 MP Canon photo), streamed from disk in one request.
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { bulkUpload, cpuSeconds, makeTempDir, memoryOf, removeTempDir, signUp, startServer, watchOtherLoad } from './common.mjs';
+import { bulkUpload, makeTempDir, memoryOf, removeTempDir, signUp, startServer, underWatch } from './common.mjs';
 import { sourcePhotos, writeVariants } from './variants.mjs';
 
 export async function benchMemory({ targetBytes = 1024 ** 3, logLevel, env = {}, log = console.log }) {
@@ -15,30 +15,19 @@ export async function benchMemory({ targetBytes = 1024 ** 3, logLevel, env = {},
     log(`  ${count} distinct copies of ${path.basename(canon)}: ${(totalBytes / 1048576).toFixed(0)} MB in one request`);
 
     const server = await startServer({ dataDir: path.join(dir, 'server-data'), logLevel, env, logFile: path.join(dir, 'server.log') });
-    let peakRss = 0;
     let samples = 0;
     const timeline = [];
     try {
       const token = await signUp(server.url, { username: 'bench', email: 'bench@bench.example', password: 'bench-password' });
       const idle = memoryOf(server.pid);
       const started = performance.now();
-      const cpuBefore = cpuSeconds(server.pid);
-      const load = watchOtherLoad();
-      const poll = setInterval(() => {
-        const m = memoryOf(server.pid);
-        if (!m) return;
+      // Every 20th poll (once a second) goes into the timeline.
+      const onSample = (m) => {
         samples += 1;
-        peakRss = Math.max(peakRss, m.rss);
         if (samples % 20 === 0) timeline.push([Number(((performance.now() - started) / 1000).toFixed(1)), Math.round(m.rss / 1048576)]);
-      }, 50);
-      let res;
-      try {
-        res = await bulkUpload(server.url, token, files);
-      } finally {
-        clearInterval(poll);
-      }
-      const cpu = cpuSeconds(server.pid) - cpuBefore;
-      const otherLoadCores = load.stop(cpu);
+      };
+      const watched = await underWatch(server.pid, () => bulkUpload(server.url, token, files), { onSample });
+      const { value: res, cpuSeconds: cpu, otherLoadCores, peakRss } = watched;
       const after = memoryOf(server.pid);
       if (res.status !== 200) throw new Error(`POST /bulk-upload answered ${res.status}: ${res.text.slice(0, 300)}`);
       const kept = res.json.results.filter((r) => r.status === 'kept').length;
