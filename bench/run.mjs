@@ -110,7 +110,13 @@ const results = {
 try {
   if (sections.includes('ingest')) {
     await header('ingest', 'Ingest');
-    results.ingest = await benchIngest({ count: quick ? 6 : 30, repeat, logLevel, env: serverEnv });
+    results.ingest = await benchIngest({
+      count: quick ? 6 : 30,
+      repeat,
+      logLevel,
+      env: serverEnv,
+      ...(args.profile ? { profileDir: path.join(benchDir, 'results', 'profiles', `ingest-${Date.now()}`) } : {}),
+    });
   }
   if (sections.includes('gallery')) {
     await header('gallery', `Gallery (32 connections, ${duration} s per URL)`);

@@ -12,7 +12,7 @@ import { sourcePhotos, writeVariants } from './variants.mjs';
 const here = path.dirname(fileURLToPath(import.meta.url));
 const WARMUP = 2;
 
-export async function benchIngest({ count = 30, repeat = 1, logLevel, env = {}, log = console.log }) {
+export async function benchIngest({ count = 30, repeat = 1, logLevel, env = {}, profileDir, log = console.log }) {
   const dir = makeTempDir('ingest');
   try {
     const sources = sourcePhotos();
@@ -29,7 +29,7 @@ export async function benchIngest({ count = 30, repeat = 1, logLevel, env = {}, 
     // With --repeat, the three take turns, so a burst of other work hits them alike.
     for (let round = 0; round < repeat; round += 1) {
       if (repeat > 1) log(`  round ${round + 1} of ${repeat}`);
-      runs.server.push(await benchServer({ dir, warmup, files, logLevel, env }));
+      runs.server.push(await benchServer({ dir, warmup, files, logLevel, env, profileDir }));
       log(line('server:       ', runs.server.at(-1)));
       runs.reference.push(await benchReference({ dir, warmup, files }));
       log(line('reference:    ', runs.reference.at(-1)));
@@ -60,10 +60,12 @@ export async function benchIngest({ count = 30, repeat = 1, logLevel, env = {}, 
   }
 }
 
-async function benchServer({ dir, warmup, files, logLevel, env }) {
+async function benchServer({ dir, warmup, files, logLevel, env, profileDir }) {
   const dataDir = path.join(dir, 'server-data');
   rmSync(dataDir, { recursive: true, force: true });
-  const server = await startServer({ dataDir, logLevel, env, logFile: path.join(dir, 'server.log') });
+  // With --profile, the server writes a V8 CPU profile of its main thread (warm-up included) on exit.
+  const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const server = await startServer({ dataDir, logLevel, env, nodeArgs, logFile: path.join(dir, 'server.log') });
   try {
     const token = await signUp(server.url, { username: 'bench', email: 'bench@bench.example', password: 'bench-password' });
     const warm = await bulkUpload(server.url, token, warmup);
