@@ -4,6 +4,7 @@ import { visibilityScope } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from '../images/images.repository.js';
+import { SingleFlight } from '../shared/single-flight.js';
 import { type LibraryVersion, removedAfter, START_OVER } from './library-version.js';
 
 export interface VisibleIdList {
@@ -34,7 +35,7 @@ const MAX_KEPT_IDS = 4_000_000;
  */
 export class VisibleIds {
   private readonly entries = new Map<string, VisibleIdList>();
-  private readonly building = new Map<string, Promise<VisibleIdList>>();
+  private readonly building = new SingleFlight<VisibleIdList>();
   /** Whether each person sees the whole library, per library version (a share switched is a new version). */
   private readonly whole = new Map<string, { version: number; whole: boolean }>();
 
@@ -59,22 +60,17 @@ export class VisibleIds {
       this.entries.set(key, cached);
       return cached;
     }
-    const buildKey = `${key}@${version}`;
-    let build = this.building.get(buildKey);
-    if (!build) {
-      // Concurrent requests after a change share one rebuild. When only images were added since the
-      // cached copy (uploads finishing), just those are read and merged in at their places.
+    // Concurrent requests after a change share one rebuild. When only images were added since the
+    // cached copy (uploads finishing), just those are read and merged in at their places.
+    const build = this.building.run(`${key}@${version}`, () => {
       const viewer = whole ? WHOLE_LIBRARY : user;
       const readAll = () => this.images.allVisibleIds(viewer).then((columns) => ({ version, ...packedColumns(columns) }));
-      build =
-        cached && cached.version >= resetVersion
-          ? Promise.all([this.images.visibleAfter(viewer, cached.version), removedAfter(this.db, cached.version)]).then(([added, removed]) =>
-              removed === START_OVER ? readAll() : { version, ...mergeOrdered(without(cached, removed), added) },
-            )
-          : readAll();
-      this.building.set(buildKey, build);
-      build.finally(() => this.building.delete(buildKey)).catch(() => undefined);
-    }
+      return cached && cached.version >= resetVersion
+        ? Promise.all([this.images.visibleAfter(viewer, cached.version), removedAfter(this.db, cached.version)]).then(([added, removed]) =>
+            removed === START_OVER ? readAll() : { version, ...mergeOrdered(without(cached, removed), added) },
+          )
+        : readAll();
+    });
     const entry = await build;
     const current = this.entries.get(key);
     if (!current || current.version <= entry.version) {

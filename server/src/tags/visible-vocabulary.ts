@@ -1,6 +1,7 @@
 import type { LibraryView } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
+import { SingleFlight } from '../shared/single-flight.js';
 import { ScopeVocabulary } from './scope-vocabulary.js';
 import type { TagRef, TagsRepository } from './tags.repository.js';
 
@@ -54,7 +55,7 @@ const MAX_TAGS_KEPT = 300_000;
  */
 export class VisibleVocabulary {
   private readonly entries = new Map<string, Entry>();
-  private readonly building = new Map<string, Promise<Entry>>();
+  private readonly building = new SingleFlight<Entry>();
   private readonly whole: (version: number) => VisibleTags;
 
   constructor(private readonly deps: VisibleVocabularyDeps) {
@@ -78,13 +79,7 @@ export class VisibleVocabulary {
       this.entries.set(scope, cached);
       return cached;
     }
-    const buildKey = `${scope}@${version}`;
-    let build = this.building.get(buildKey);
-    if (!build) {
-      build = this.read(user).then((vocabulary) => ({ version, vocabulary }));
-      this.building.set(buildKey, build);
-      build.finally(() => this.building.delete(buildKey)).catch(() => undefined);
-    }
+    const build = this.building.run(`${scope}@${version}`, () => this.read(user).then((vocabulary) => ({ version, vocabulary })));
     const entry = await build;
     const current = this.entries.get(scope);
     if (!current || current.version <= entry.version) {
