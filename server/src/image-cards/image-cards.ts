@@ -20,7 +20,8 @@ export interface CardSources {
 /** Cards kept of each kind (rows; facts): about 1 KB each, so about 20 MB at most together. */
 const MAX_CARDS = 10_000;
 
-const NO_FACTS: CardFacts = Object.freeze({ tags: [], customTags: [], likers: [] });
+/** The facts of an image nobody tagged or liked (one shared object). */
+export const NO_FACTS: CardFacts = Object.freeze({ tags: [], customTags: [], likers: [] });
 
 /**
  * What a page shows of each image — its row with the picture's facts, its tags, who likes it — kept

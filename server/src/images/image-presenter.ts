@@ -4,7 +4,8 @@ import { type ImageUrls, viewerTag } from '../media-access/image-urls.js';
 import type { Clock } from '../shared/clock.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
-import type { ImageCards } from '../image-cards/image-cards.js';
+import { type CardFacts, type ImageCards, NO_FACTS } from '../image-cards/image-cards.js';
+import { cardJson, type ViewerParts } from '../image-cards/card-json.js';
 import type { ImageWithMedia } from './images.repository.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 
@@ -76,6 +77,51 @@ export class ImagePresenter {
   }
 
   private async presentAt(rows: readonly ImageWithMedia[], viewer: Viewer, version: number): Promise<Image[]> {
+    return this.eachRow(rows, viewer, version, (row, card, parts) => ({
+      _id: String(row.id),
+      imageName: row.image_name,
+      FileName: row.file_name,
+      trimmedURL: parts.display,
+      thumbnailURL: parts.thumb,
+      placeholder: row.placeholder,
+      width: row.media_width,
+      height: row.media_height,
+      takenAt: row.taken_at,
+      sortedAt: this.sortedAtOf(row),
+      dateSource: row.date_source,
+      camera: row.camera,
+      gps: row.gps_latitude !== null && row.gps_longitude !== null && parts.location ? { latitude: row.gps_latitude, longitude: row.gps_longitude } : null,
+      // One shared vocabulary: `tags` and `allTags` are every tag on the image; `customTags` the
+      // ones added as custom tags from search results (docs/decisions/0004).
+      tags: card.tags,
+      allTags: card.tags,
+      customTags: card.customTags,
+      likes: card.likers.length,
+      liked: parts.liked,
+      uploadedBy: String(row.uploaded_by),
+      createdAt: row.created_at,
+    }));
+  }
+
+  /**
+   * The same images as `presentIds`, as the JSON text of an array (image-cards/card-json.ts: joined
+   * from pieces kept with the cards, no objects made and no zod check per image — the text is the
+   * one the contract's serializer would write).
+   */
+  async presentIdsJson(ids: readonly number[], viewer: Viewer): Promise<string> {
+    if (ids.length === 0) return '[]';
+    const { version } = await this.sources.versionOf(viewer);
+    const rows = await this.sources.cards.rows(ids, version);
+    return `[${(await this.eachRow(rows, viewer, version, cardJson)).join(',')}]`;
+  }
+
+  /** Calls `make` with each row, its facts and what this viewer gets of it (URLs, location, liked). */
+  private async eachRow<T>(
+    rows: readonly ImageWithMedia[],
+    viewer: Viewer,
+    version: number,
+    make: (row: ImageWithMedia, card: CardFacts, parts: ViewerParts) => T,
+  ): Promise<T[]> {
     const expiresAt = this.urlWindow();
     if (expiresAt !== this.urlsExpireAt || this.urlCount > MAX_CACHED_URLS) {
       this.urls = new Map();
@@ -108,35 +154,14 @@ export class ImagePresenter {
       version,
     );
     return rows.map((row) => {
-      const card = facts.get(row.id);
-      const [trimmedURL, thumbnailURL] = urlsOf(row);
-      return {
-        _id: String(row.id),
-        imageName: row.image_name,
-        FileName: row.file_name,
-        trimmedURL,
-        thumbnailURL,
-        placeholder: row.placeholder,
-        width: row.media_width,
-        height: row.media_height,
-        takenAt: row.taken_at,
-        sortedAt: this.sortedAtOf(row),
-        dateSource: row.date_source,
-        camera: row.camera,
-        gps:
-          row.gps_latitude !== null && row.gps_longitude !== null && maySeeLocation(viewer, row)
-            ? { latitude: row.gps_latitude, longitude: row.gps_longitude }
-            : null,
-        // One shared vocabulary: `tags` and `allTags` are every tag on the image; `customTags` the
-        // ones added as custom tags from search results (docs/decisions/0004).
-        tags: card?.tags ?? [],
-        allTags: card?.tags ?? [],
-        customTags: card?.customTags ?? [],
-        likes: card?.likers.length ?? 0,
-        liked: viewerId !== undefined && (card?.likers.includes(viewerId) ?? false),
-        uploadedBy: String(row.uploaded_by),
-        createdAt: row.created_at,
-      };
+      const card = facts.get(row.id) ?? NO_FACTS;
+      const [display, thumb] = urlsOf(row);
+      return make(row, card, {
+        display,
+        thumb,
+        location: maySeeLocation(viewer, row),
+        liked: viewerId !== undefined && card.likers.includes(viewerId),
+      });
     });
   }
 }

@@ -1,11 +1,8 @@
 import { GALLERY_PAGE_SIZE, calls } from '@photo/contract';
 import type { FastifyInstance } from 'fastify';
 import { type Authenticate, PreSerialized, registerCall } from '../http/route.js';
-import type { GridPage, ImagesService } from './images.service.js';
+import type { ImagesService } from './images.service.js';
 import type { SearchService } from './search.service.js';
-
-/** What the route's serializer would do: check against the contract, then stringify. */
-const serializeGridPage = (page: GridPage) => JSON.stringify(calls.getGridImages.response.parse(page));
 
 export function registerImageRoutes(
   app: FastifyInstance,
@@ -15,7 +12,7 @@ export function registerImageRoutes(
 ): void {
   registerCall(app, authenticate, calls.getGridImages, async ({ user, query }) => {
     if (query.page === undefined && query.limit === undefined) return { images: await images.all(user) };
-    const json = await images.pageJson(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE, serializeGridPage);
+    const json = await images.pageJson(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE);
     return new PreSerialized(json);
   });
   registerCall(app, authenticate, calls.getGridImagesOld, ({ user }) => images.all(user));
@@ -24,6 +21,6 @@ export function registerImageRoutes(
   registerCall(app, authenticate, calls.getLibrary, ({ user, query }) =>
     images.page(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE),
   { alsoWebScreen: true });
-  registerCall(app, authenticate, calls.searchImages, async ({ user, query }) => ({ images: await search.search(user, query.query) }));
+  registerCall(app, authenticate, calls.searchImages, async ({ user, query }) => new PreSerialized(`{"images":${await search.searchJson(user, query.query)}}`));
   registerCall(app, authenticate, calls.deleteImages, ({ user, body }) => images.delete(user, body.imageIds));
 }

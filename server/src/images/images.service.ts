@@ -33,16 +33,19 @@ export class ImagesService {
   ) {}
 
   /**
-   * One gallery page as JSON text. Pages are kept, serialized, per person and page until the
+   * One gallery page as JSON text (the contract's `getGridImages` answer, written without objects:
+   * ImagePresenter.presentIdsJson). Pages are kept, serialized, per person and page until the
    * library version or the URL-signing window changes: the gallery's first pages are read on every
    * visit and rarely change, so most reads cost a version check and a lookup.
    */
-  async pageJson(user: AuthUser, page: number, limit: number, serialize: (page: GridPage) => string): Promise<string> {
+  async pageJson(user: AuthUser, page: number, limit: number): Promise<string> {
     const { version, ids } = await this.deps.visibleIds.of(user);
     const key = `${user.id}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, version);
     if (cached !== undefined) return cached;
-    const json = serialize(await this.pageFrom(user, ids, page, limit));
+    const offset = (page - 1) * limit;
+    const images = await this.deps.presenter.presentIdsJson(Array.from(ids.subarray(offset, offset + limit)), user);
+    const json = `{"images":${images},"pagination":${JSON.stringify({ currentPage: page, hasMore: offset + limit < ids.length, totalImages: ids.length })}}`;
     this.pages.set(key, version, json);
     return json;
   }

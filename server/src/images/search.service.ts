@@ -1,4 +1,3 @@
-import type { Image } from '@photo/contract';
 import { type Kysely, sql } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
@@ -26,9 +25,10 @@ export class SearchService {
     private readonly vocabulary: VisibleVocabulary,
   ) {}
 
-  async search(user: AuthUser, text: string): Promise<Image[]> {
+  /** The matching images as the JSON text of an array (ImagePresenter.presentIdsJson). */
+  async searchJson(user: AuthUser, text: string): Promise<string> {
     const needle = text.trim().toLowerCase();
-    if (!needle) return [];
+    if (!needle) return '[]';
     const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const view = await this.vocabulary.of(user);
     const tagIds = (await view.startingWith(normalizeTag(text), MAX_MATCHED_TAGS)).map((tag) => tag.id);
@@ -51,6 +51,6 @@ export class SearchService {
       .orderBy('images.id', 'desc')
       .limit(MAX_RESULTS)
       .execute();
-    return this.presenter.presentIds(rows.map((row) => row.id), user);
+    return this.presenter.presentIdsJson(rows.map((row) => row.id), user);
   }
 }

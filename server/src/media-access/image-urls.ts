@@ -29,7 +29,11 @@ export class ImageUrls {
   constructor(private readonly signer: UrlSigner) {}
 
   url(imageId: number, variant: Variant, tag: string, expiresAtSeconds: number): string {
-    return `/media/i/${imageId}/${variant}?v=${tag}&exp=${expiresAtSeconds}&sig=${this.signer.sign(subject(imageId, variant, tag), expiresAtSeconds)}`;
+    const sig = this.signer.sign(subject(imageId, variant, tag), expiresAtSeconds);
+    // Joined, not templated: V8 builds a template of this length as a tree of string pieces (and the
+    // signature as a slice of a longer one), and presenters keep hundreds of thousands of these URLs
+    // (image-presenter.ts): a tree costs ~4× the flat text a join makes.
+    return ['/media/i/', imageId, '/', variant, '?v=', tag, '&exp=', expiresAtSeconds, '&sig=', sig].join('');
   }
 
   verify(imageId: number, variant: Variant, tag: string, expiresAtSeconds: number, signature: string, nowSeconds: number): boolean {

@@ -36,8 +36,12 @@ const MAX_KEPT_IDS = 4_000_000;
 export class VisibleIds {
   private readonly entries = new Map<string, VisibleIdList>();
   private readonly building = new SingleFlight<VisibleIdList>();
-  /** Whether each person sees the whole library, per library version (a share switched is a new version). */
-  private readonly whole = new Map<string, { version: number; whole: boolean }>();
+  /**
+   * Whether each person sees the whole library, per reset version: only a share granted or switched
+   * and an address proven change it, and those are 'reset' changes (library-version.ts). Keyed by
+   * the library version, it was asked again after every like and tag (a query per request under a crowd).
+   */
+  private readonly whole = new Map<string, { resetVersion: number; whole: boolean }>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -51,7 +55,7 @@ export class VisibleIds {
   /** The list and the library version it belongs to. */
   async of(user: AuthUser): Promise<VisibleIdList> {
     const { version, resetVersion } = await this.versionOf(user);
-    const whole = await this.seesWholeLibrary(user, version);
+    const whole = await this.seesWholeLibrary(user, resetVersion);
     const key = whole ? WHOLE_LIBRARY : visibilityScope(user);
     const cached = this.entries.get(key);
     if (cached?.version === version) {
@@ -81,14 +85,14 @@ export class VisibleIds {
     return entry;
   }
 
-  private async seesWholeLibrary(user: AuthUser, version: number): Promise<boolean> {
+  private async seesWholeLibrary(user: AuthUser, resetVersion: number): Promise<boolean> {
     if (user.role === 'admin') return true;
     const key = visibilityScope(user);
     const known = this.whole.get(key);
-    if (known?.version === version) return known.whole;
+    if (known?.resetVersion === resetVersion) return known.whole;
     const whole = await seesWholeLibrary(this.db, user);
     this.whole.delete(key);
-    this.whole.set(key, { version, whole });
+    this.whole.set(key, { resetVersion, whole });
     if (this.whole.size > 10_000) this.whole.delete(this.whole.keys().next().value as string);
     return whole;
   }

@@ -1,18 +1,10 @@
 import { calls, type TimelineMonth } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
-import type { GridPage } from '../images/images.service.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { PageCache } from '../read-caches/page-cache.js';
 import type { VisibleIdList, VisibleIds } from '../read-caches/visible-ids.js';
 import { monthRange, monthsOf } from './months.js';
-
-export interface MonthPage extends GridPage {
-  month: string;
-  count: number;
-  offset: number;
-  galleryPage: number;
-}
 
 /**
  * The timeline (issue 11, decision 0009): the months of what a person may see, and a page of one
@@ -50,22 +42,19 @@ export class TimelineService {
     const key = `${user.id}|${month}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, list.version);
     if (cached !== undefined) return cached;
-    const json = JSON.stringify(calls.getTimelineMonth.response.parse(await this.monthPage(user, list, month, page, limit)));
+    const json = await this.monthPage(user, list, month, page, limit);
     this.pages.set(key, list.version, json);
     return json;
   }
 
-  private async monthPage(user: AuthUser, list: VisibleIdList, month: string, page: number, limit: number): Promise<MonthPage> {
+  /** The contract's `getTimelineMonth` answer as text, its images written by ImagePresenter.presentIdsJson. */
+  private async monthPage(user: AuthUser, list: VisibleIdList, month: string, page: number, limit: number): Promise<string> {
     const { start, end } = monthRange(list.keys, month);
     const from = Math.min(start + (page - 1) * limit, end);
     const to = Math.min(from + limit, end);
-    return {
-      month,
-      count: end - start,
-      offset: start,
-      galleryPage: Math.floor(start / limit) + 1,
-      images: await this.deps.presenter.presentIds(Array.from(list.ids.subarray(from, to)), user),
-      pagination: { currentPage: page, hasMore: to < end, totalImages: end - start },
-    };
+    const images = await this.deps.presenter.presentIdsJson(Array.from(list.ids.subarray(from, to)), user);
+    const around = JSON.stringify({ month, count: end - start, offset: start, galleryPage: Math.floor(start / limit) + 1 });
+    const pagination = JSON.stringify({ currentPage: page, hasMore: to < end, totalImages: end - start });
+    return `${around.slice(0, -1)},"images":${images},"pagination":${pagination}}`;
   }
 }

@@ -1,0 +1,84 @@
+import type { ImageWithMedia } from '../images/images.repository.js';
+import { keyToIso } from '../timeline/taken-key.js';
+import type { CardFacts } from './image-cards.js';
+
+/**
+ * An image as the contract's JSON text (`image`, keys in the schema's order), joined from pieces
+ * kept with its card: what the row shows (kept per row object), what its tags and likes show (per
+ * facts object), and only the viewer's own parts — URLs, location, `liked` — made per request.
+ * Cards change by being replaced, never in place (image-cards.ts), so a piece kept for a card
+ * object is that card's for good.
+ *
+ * Why: under a crowd (issue 13's soak), presenting 50 images as objects, checking them against the
+ * contract with zod and stringifying them was a good part of every page, and the objects were most
+ * of the garbage the collector then spent a fifth of the server's time on. The text built here is
+ * the same text (server/test/card-json.test.ts compares it with the zod-checked answer).
+ */
+export interface ViewerParts {
+  /** Signed URLs (URL-safe text: nothing to escape), null while the derived file is missing. */
+  display: string | null;
+  thumb: string | null;
+  /** The viewer may see where the photo was taken (access/viewer.ts: maySeeLocation). */
+  location: boolean;
+  liked: boolean;
+}
+
+interface RowParts {
+  /** `{"_id":…,"imageName":…,"FileName":…,"trimmedURL":` */
+  head: string;
+  /** `,"placeholder":…,"camera":…,"gps":` */
+  middle: string;
+  /** `{"latitude":…,"longitude":…}`, or `null` when the photo has no position. */
+  gps: string;
+  /** `,"uploadedBy":…,"createdAt":…}` */
+  tail: string;
+}
+
+const rowParts = new WeakMap<ImageWithMedia, RowParts>();
+/** `,"tags":…,"allTags":…,"customTags":…,"likes":…,"liked":` */
+const factParts = new WeakMap<CardFacts, string>();
+
+const text = JSON.stringify;
+
+function partsOf(row: ImageWithMedia): RowParts {
+  let parts = rowParts.get(row);
+  if (parts === undefined) {
+    // Joined, not templated: templates leave trees of string pieces, ~4× the flat text, and these are kept.
+    parts = {
+      head: ['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join(''),
+      middle: [
+        ',"placeholder":', text(row.placeholder), ',"width":', text(row.media_width), ',"height":', text(row.media_height),
+        ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
+        ',"camera":', text(row.camera), ',"gps":',
+      ].join(''),
+      gps:
+        row.gps_latitude !== null && row.gps_longitude !== null
+          ? ['{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')
+          : 'null',
+      tail: [',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join(''),
+    };
+    rowParts.set(row, parts);
+  }
+  return parts;
+}
+
+function factsPart(facts: CardFacts): string {
+  let part = factParts.get(facts);
+  if (part === undefined) {
+    const tags = text(facts.tags);
+    part = [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
+    factParts.set(facts, part);
+  }
+  return part;
+}
+
+const url = (value: string | null) => (value === null ? 'null' : `"${value}"`);
+
+/** One image's JSON text for one viewer. */
+export function cardJson(row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): string {
+  const parts = partsOf(row);
+  return (
+    parts.head + url(viewer.display) + ',"thumbnailURL":' + url(viewer.thumb) + parts.middle + (viewer.location ? parts.gps : 'null') +
+    factsPart(facts) + (viewer.liked ? 'true' : 'false') + parts.tail
+  );
+}
