@@ -40,6 +40,7 @@ import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
+import { nothingChangedInView } from './read-caches/scope-changes.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
 import { ImageCards } from './image-cards/image-cards.js';
 import { MediaClaimsRepository } from './images/processing/media-claims.repository.js';
@@ -192,8 +193,9 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const tagVocabulary = new VisibleVocabulary({
     tags: tagsRepository, libraryVersion: libraryVersionOf,
     scopeOf: visibilityScope, viewOf: (user) => viewOf(database.db, user),
+    unchangedInView: (user, from, to) => nothingChangedInView(database.db, visibleIds, user, from, to),
   });
-  const search = new SearchService(database.db, imagesRepository, presenter, tagVocabulary);
+  const search = new SearchService(database.db, database.dialect, imagesRepository, presenter, tagVocabulary);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
     tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock,

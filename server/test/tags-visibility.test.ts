@@ -120,6 +120,24 @@ describe.each(testDatabases)('tags people may see on %s', (database) => {
     expect(await suggest(mallory, 'par')).toEqual([]);
   });
 
+  it('keeps counts across changes outside the view, and still sees each change inside it on the next call', async () => {
+    // Rita's counts are carried over versions whose changes were all outside her view
+    // (read-caches/scope-changes.ts); each change inside it must still show at once.
+    const before = await suggest(rita, 'par');
+    await tag(olga, ['kestrel'], privateIds.slice(10, 20));
+    expect((await api.post(`/images/${privateIds[0]}/like`, { liked: true }, olga.token)).status).toBe(200);
+    expect(await suggest(rita, 'par')).toEqual(before);
+    expect(await suggest(rita, 'kes')).toEqual([]);
+    await tag(olga, ['kite'], [s1]);
+    expect(await suggest(rita, 'ki')).toEqual(['kite']);
+    expect((await api.post('/remove-tag', { tagName: ['kite'], imageId: s1 }, olga.token)).status).toBe(200);
+    expect(await suggest(rita, 'ki')).toEqual([]);
+    const [fresh] = (await fx.images(rita, 1)) as [string];
+    await tag(rita, ['kiwi'], [fresh]);
+    expect(await suggest(rita, 'ki')).toEqual(['kiwi']);
+    expect(await suggest(rita, 'kes')).toEqual([]);
+  });
+
   it('finds a shared photo by a tag prefix with GET /search, however many private tags share the prefix', async () => {
     // 51 private tags, each more used than the shared one: ranked over the whole library, they
     // would fill the 50 tags a search prefix may stand for and push 'project' out.

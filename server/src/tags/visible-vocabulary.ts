@@ -33,6 +33,8 @@ export interface VisibleVocabularyDeps {
   scopeOf: (user: AuthUser) => string;
   /** What the person sees of the library (access/visible-scope.ts). */
   viewOf: (user: AuthUser) => Promise<LibraryView>;
+  /** Nothing in the person's view changed between two versions (read-caches/scope-changes.ts). */
+  unchangedInView: (user: AuthUser, from: number, to: number) => Promise<boolean>;
 }
 
 interface Entry {
@@ -50,7 +52,8 @@ const MAX_TAGS_KEPT = 300_000;
  * read with the session's account, as for gallery pages: decision 0011). A scope that sees the whole library (admins, all-access
  * recipients) is answered by the database off `tags` (its `usage_count` is exactly their count) and
  * keeps nothing here. Any other scope's tags and counts are read once per library version (cost
- * follows the number of images it sees) and then answered from memory; concurrent readers after a
+ * follows the number of images it sees) and then answered from memory — or carried over to the new
+ * version when every change since was outside the scope's view — concurrent readers after a
  * change share one read. Least recently used scopes go first.
  */
 export class VisibleVocabulary {
@@ -79,7 +82,13 @@ export class VisibleVocabulary {
       this.entries.set(scope, cached);
       return cached;
     }
-    const build = this.building.run(`${scope}@${version}`, () => this.read(user).then((vocabulary) => ({ version, vocabulary })));
+    const build = this.building.run(`${scope}@${version}`, async () => {
+      // A restricted view's counts outlive versions whose changes were all outside it.
+      if (cached?.vocabulary && cached.version < version && (await this.deps.unchangedInView(user, cached.version, version))) {
+        return { version, vocabulary: cached.vocabulary };
+      }
+      return { version, vocabulary: await this.read(user) };
+    });
     const entry = await build;
     const current = this.entries.get(scope);
     if (!current || current.version <= entry.version) {

@@ -13,6 +13,7 @@ import { timeline } from './010_timeline.js';
 import { resumableUploads } from './011_resumable_uploads.js';
 import { libraryRemovals } from './012_library_removals.js';
 import { libraryTouches } from './013_library_touches.js';
+import { fileNameSearch } from './014_file_name_search.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -41,5 +42,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '011_resumable_uploads': resumableUploads(),
     '012_library_removals': libraryRemovals(),
     '013_library_touches': libraryTouches(),
+    '014_file_name_search': fileNameSearch(context),
   };
 }
