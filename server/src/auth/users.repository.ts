@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
@@ -9,7 +9,14 @@ export type SessionAccountRow = Pick<UserRow, 'id' | 'role' | 'username' | 'emai
 /** Any fixed number: the advisory lock sign-ups take on PostgreSQL while deciding who is first. */
 const FIRST_ACCOUNT_LOCK = 7_340_001;
 
+type SessionRow = SessionAccountRow & { version: number | string; reset_version: number | string };
+
+/** Stands for the account id in the compiled session statement (no account has it). */
+const ANY_ID = -7_340_002;
+
 export class UsersRepository {
+  private sessionStatement: CompiledQuery<SessionRow> | undefined;
+
   constructor(private readonly db: Kysely<DB>) {}
 
   findById(id: number): Promise<UserRow | undefined> {
@@ -23,15 +30,20 @@ export class UsersRepository {
    * reads (read-caches/request-versions.ts, decision 0011). Undefined when the account is gone.
    */
   async sessionAccount(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
-    const row = await this.db
+    // Built and compiled once: Kysely would build and compile the same statement on every call
+    // (under the soak, every request), which cost more than running it. Only the id changes.
+    this.sessionStatement ??= this.db
       .selectFrom(['users', 'library_state'])
       .select([
         'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
         'library_state.version', 'library_state.reset_version',
       ])
-      .where('users.id', '=', id)
+      .where('users.id', '=', ANY_ID)
       .where('library_state.id', '=', 1)
-      .executeTakeFirst();
+      .compile();
+    const statement = this.sessionStatement;
+    const { rows } = await this.db.executeQuery<SessionRow>({ ...statement, parameters: statement.parameters.map((value) => (value === ANY_ID ? id : value)) });
+    const row = rows[0];
     if (!row) return undefined;
     const { version, reset_version: resetVersion, ...account } = row;
     return { account, libraryVersion: { version: Number(version), resetVersion: Number(resetVersion) } };
