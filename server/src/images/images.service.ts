@@ -43,23 +43,16 @@ export class ImagesService {
     const key = `${user.id}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, version);
     if (cached !== undefined) return cached;
-    const offset = (page - 1) * limit;
-    const images = await this.deps.presenter.presentIdsJson(Array.from(ids.subarray(offset, offset + limit)), user);
-    const json = `{"images":${images},"pagination":${JSON.stringify({ currentPage: page, hasMore: offset + limit < ids.length, totalImages: ids.length })}}`;
+    const slice = pageSlice(ids, page, limit);
+    const json = `{"images":${await this.deps.presenter.presentIdsJson(slice.ids, user)},"pagination":${JSON.stringify(slice.pagination)}}`;
     this.pages.set(key, version, json);
     return json;
   }
 
+  /** The same page as objects (`GET /library` for API clients). */
   async page(user: AuthUser, page: number, limit: number): Promise<GridPage> {
-    return this.pageFrom(user, (await this.deps.visibleIds.of(user)).ids, page, limit);
-  }
-
-  private async pageFrom(user: AuthUser, all: VisibleIdList['ids'], page: number, limit: number): Promise<GridPage> {
-    const offset = (page - 1) * limit;
-    return {
-      images: await this.deps.presenter.presentIds(Array.from(all.subarray(offset, offset + limit)), user),
-      pagination: { currentPage: page, hasMore: offset + limit < all.length, totalImages: all.length },
-    };
+    const slice = pageSlice((await this.deps.visibleIds.of(user)).ids, page, limit);
+    return { images: await this.deps.presenter.presentIds(slice.ids, user), pagination: slice.pagination };
   }
 
   /** The whole visible list for previous/next (newest first, capped for very large libraries). */
@@ -119,4 +112,13 @@ export class ImagesService {
 
 function parseId(id: string): number | undefined {
   return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
+}
+
+/** The ids on one page of a visible list, and the spec's pagination for it. */
+function pageSlice(all: VisibleIdList['ids'], page: number, limit: number): { ids: number[]; pagination: GridPage['pagination'] } {
+  const offset = (page - 1) * limit;
+  return {
+    ids: Array.from(all.subarray(offset, offset + limit)),
+    pagination: { currentPage: page, hasMore: offset + limit < all.length, totalImages: all.length },
+  };
 }

@@ -55,6 +55,7 @@ export class TimelineService {
     const images = await this.deps.presenter.presentIdsJson(Array.from(list.ids.subarray(from, to)), user);
     const around = JSON.stringify({ month, count: end - start, offset: start, galleryPage: Math.floor(start / limit) + 1 });
     const pagination = JSON.stringify({ currentPage: page, hasMore: to < end, totalImages: end - start });
+    // The month facts, their closing brace dropped, then the images and pagination in the contract's order.
     return `${around.slice(0, -1)},"images":${images},"pagination":${pagination}}`;
   }
 }
