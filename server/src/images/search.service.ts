@@ -4,6 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { normalizeTag } from '../tags/tag-text.js';
+import type { TagRef } from '../tags/tags.repository.js';
 import type { VisibleVocabulary } from '../tags/visible-vocabulary.js';
 import type { VisibleIds } from '../read-caches/visible-ids.js';
 import type { ImagePresenter } from './image-presenter.js';
@@ -37,7 +38,8 @@ export class SearchService {
     if (!needle) return '[]';
     const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const view = await this.vocabulary.of(user);
-    const tagIds = (await view.startingWith(normalizeTag(text), MAX_MATCHED_TAGS)).map((tag) => tag.id);
+    const tags = await view.startingWith(normalizeTag(text), MAX_MATCHED_TAGS);
+    const tagIds = tags.map((tag) => tag.id);
     const matches = (eb: ExpressionBuilder<DB, 'images'>) =>
       eb.or([
         sql<boolean>`lower(images.file_name) like ${pattern} escape '\\'`,
@@ -49,7 +51,7 @@ export class SearchService {
           : []),
       ]);
     const visible = await this.visibleIds.of(user);
-    const ids = visible.ids.length <= MAX_CANDIDATES ? await this.amongVisible(visible.ids, matches) : await this.inGalleryOrder(user, needle, tagIds, matches);
+    const ids = visible.ids.length <= MAX_CANDIDATES ? await this.amongVisible(visible.ids, matches) : await this.inGalleryOrder(user, needle, tags, matches);
     return this.presenter.presentIdsJson(ids, user);
   }
 
@@ -75,10 +77,10 @@ export class SearchService {
   private async inGalleryOrder(
     user: AuthUser,
     needle: string,
-    tagIds: readonly number[],
+    tags: readonly TagRef[],
     matches: (eb: ExpressionBuilder<DB, 'images'>) => Expression<SqlBool>,
   ): Promise<number[]> {
-    const candidates = await this.fewCandidates(needle, tagIds);
+    const candidates = await this.fewCandidates(needle, tags);
     let query = this.db.selectFrom('images').select('images.id').where('images.ready', '=', 1).where(matches);
     if (candidates) query = query.where(candidates);
     // With few candidates, `+` keeps SQLite from walking the whole taken-order index to find them
@@ -102,8 +104,11 @@ export class SearchService {
    * `lower(file_name)` itself.) Counted over the library, not the person's view: the candidates are
    * read from the library.
    */
-  private async fewCandidates(needle: string, tagIds: readonly number[]) {
+  private async fewCandidates(needle: string, tags: readonly TagRef[]) {
     if (this.dialect !== 'sqlite' || [...needle].length < 3) return undefined;
+    // Uses in the person's view are at most those in the library: past the bound already, no need to count.
+    if (tags.reduce((sum, tag) => sum + tag.usage_count, 0) > MAX_CANDIDATES) return undefined;
+    const tagIds = tags.map((tag) => tag.id);
     const names = sql`select rowid from image_names where image_names.file_name like ${`%${needle}%`}`;
     const tagged = sql`select image_id from image_tags where tag_id in (${sql.join(tagIds.length > 0 ? tagIds : [-1])})`;
     const bound = MAX_CANDIDATES + 1;
