@@ -195,7 +195,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     scopeOf: visibilityScope, viewOf: (user) => viewOf(database.db, user),
     unchangedInView: (user, from, to) => nothingChangedInView(database.db, visibleIds, user, from, to),
   });
-  const search = new SearchService(database.db, database.dialect, imagesRepository, presenter, tagVocabulary, visibleIds);
+  const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
     tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock,

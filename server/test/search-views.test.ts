@@ -20,6 +20,7 @@ describe.each(testDatabases)('search as seen by a few-photo view and by a whole 
   let admin: Person;
   let olga: Person;
   let rita: Person;
+  let paula: Person;
   const ids: Record<string, string> = {};
 
   const search = async (person: Person, text: string) => {
@@ -62,6 +63,28 @@ describe.each(testDatabases)('search as seen by a few-photo view and by a whole 
     // A scan from ten years ago, uploaded last: it sorts last (by when it was taken, not by id).
     await server.sql('update images set taken_key = taken_key - ? where id = ?', [10 * 365 * 86_400_000, Number(ids['private beach.png'])]);
     await server.sql('update library_state set version = version + 1, reset_version = version + 1');
+
+    // Paula sees 1,000 of Olga's photos (more than one slice of her visible list is read at a time):
+    // 1,000 more pictures of Olga's, made in the database, named `shared N.png` (a third) or `.jpg`,
+    // shared with her.
+    paula = await fx.signUpConfirmed('paula');
+    await server.sql(
+      `insert into media (content_hash, mime, byte_size, status, width, height, placeholder, original_key, display_key, thumbnail_key, created_at)
+       select media.content_hash || '-' || users.id, media.mime, media.byte_size, media.status, media.width, media.height, media.placeholder,
+              media.original_key, media.display_key, media.thumbnail_key, media.created_at
+       from media, images, users where images.id = ? and media.id = images.media_id and users.email like 'filler-%@search.test' and users.id % 5 = 0`,
+      [Number(ids['harbour.png'])],
+    );
+    await server.sql(
+      `insert into images (media_id, uploaded_by, file_name, image_name, ready, visible_since, created_at, taken_key, date_source)
+       select media.id, images.uploaded_by, 'shared ' || media.id || case when media.id % 3 = 0 then '.png' else '.jpg' end, 'shared', 1, images.visible_since, images.created_at,
+              images.taken_key - media.id * 60000, 'upload'
+       from media, images where images.id = ? and media.content_hash like (select content_hash from media where id = images.media_id) || '-%'`,
+      [Number(ids['harbour.png'])],
+    );
+    const shared = await server.rows<{ id: number | string }>("select id from images where file_name like 'shared %' order by id");
+    expect(shared).toHaveLength(FILLERS / 5);
+    await fx.share(olga, shared.map((row) => String(row.id)).slice(0, 1_000), paula);
   }, 120_000);
   afterAll(async () => server?.close());
 
@@ -70,6 +93,25 @@ describe.each(testDatabases)('search as seen by a few-photo view and by a whole 
     expect(names(await search(rita, 'img_00'))).toEqual(['IMG_0042.png']);
     expect(names(await search(rita, 'filler'))).toEqual([]);
     expect(names(await search(rita, 'private'))).toEqual([]);
+  });
+
+  it('reads a view of 1,000 photos slice by slice: the first 500 matches in gallery order, and a match only the last slice holds', async () => {
+    const found = await search(paula, 'shared');
+    expect(found).toHaveLength(500);
+    const visible = await server.rows<{ file_name: string }>(
+      `select images.file_name from images join access_record_images shared on shared.image_id = images.id
+       where images.file_name like 'shared %' order by images.taken_key desc, images.id desc`,
+    );
+    expect(visible).toHaveLength(1_000);
+    expect(found.map((image) => image.FileName)).toEqual(visible.slice(0, 500).map((row) => row.file_name));
+    // '.png' is in over 5,000 names of the library, so on both databases it is looked for among
+    // Paula's own 1,000, and a third of them match, spread over both slices.
+    const png = visible.map((row) => row.file_name).filter((name) => name.endsWith('.png'));
+    expect(png.length).toBeGreaterThan(300);
+    expect((await search(paula, '.png')).map((image) => image.FileName)).toEqual(png);
+    const oldest = visible.at(-1)?.file_name ?? '';
+    expect(names(await search(paula, oldest))).toEqual([oldest]);
+    expect(names(await search(paula, 'filler'))).toEqual([]);
   });
 
   it('finds, in a library of over 5,000, the few whose name or tag matches', async () => {
