@@ -14,6 +14,7 @@ import { decoderFor, type Decoder } from '../ingest/file-type.js';
 import type { MediaRepository, NewMedia } from '../media.repository.js';
 import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
+import { afterImageWork } from './give-back-memory.js';
 import { deriveImages, probeImage, UnreadableImageError } from './derive.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
@@ -249,6 +250,7 @@ export class MediaProcessor {
           storage.putBuffer(keys.display, derived.images.display.data, 'image/webp'),
           storage.putBuffer(keys.thumbnail, derived.images.thumbnail.data, 'image/webp'),
         ]);
+        afterImageWork();
       }
     } catch (error) {
       await original;
