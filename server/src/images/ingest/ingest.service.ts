@@ -95,7 +95,7 @@ export class IngestService {
       if (!created) continue;
       const linked = await link(row);
       if (!linked) throw new Error(`media ${row.id} vanished before its first image was linked`);
-      const result = await processor.process(row, file.tempPath, type.decoder).catch(async (error: unknown) => {
+      const result = await processor.process(row, file.tempPath, type.decoder, size).catch(async (error: unknown) => {
         // Storage or database trouble: this upload is refused ("try again"), so nothing of it may stay behind.
         await processor.forget(row);
         throw error;

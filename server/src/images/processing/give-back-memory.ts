@@ -1,28 +1,56 @@
-import { setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
 type CollectGarbage = (options: { type: 'major'; execution: 'async' }) => void;
 
-/** At most one collection a second, however many images finish (measured: ~3% more CPU per 22 MP photo). */
+/** At most one collection a second, however many images finish. */
 const MIN_INTERVAL_MS = 1000;
+/**
+ * Only once image work has left at least this much outside V8's heap since the last collection
+ * (sharp's output buffers: about 1 MB per 22 MP photo). Each forced collection is a full,
+ * non-incremental one — ~30 ms of the main thread on a 35 MB heap (--trace-gc) — so an import of
+ * small pictures, whose buffers are a few KB, should not pay one every second for nothing.
+ */
+const EXTERNAL_GROWTH_BYTES = 8 * 1024 * 1024;
+
+/** Once image work pauses this long, one last collection gives back what the last images left. */
+const QUIET_MS = 2000;
 
 let collectGarbage: CollectGarbage | undefined;
+let trailing: NodeJS.Timeout | undefined;
 let lastAt = Number.NEGATIVE_INFINITY;
+/** External memory just after the last collection (read at the next call: the collection runs as a task). */
+let externalBaseline = 0;
+let baselinePending = false;
 
 /**
- * Called as each image's derived files are stored: asks V8 for a full collection, at most once a
- * second, so what image work left behind goes back before the next images add to it (issue 14,
- * decision 0013). Every derive leaves JavaScript objects holding sharp's output buffers; with a
- * 2 MB young generation they outlive minor collections, and the heap's own limits start a full
- * collection only after tens of megabytes of them (measured: the 1 GB upload's resident memory
- * climbing 175 → 260 MB without it, flat at ~165–200 MB with it). The collection runs as a V8 task
- * after the current one (`execution: 'async'`); collecting synchronously here, inside the upload's
- * own call stack, measured no effect.
+ * Called as each image's derived files are stored: asks V8 for a full collection — at most once a
+ * second, and only when image work has left enough behind, plus once when the work pauses — so what
+ * it left goes back before the next images add to it (issue 14, decision 0013). Every derive
+ * leaves JavaScript objects holding sharp's output buffers; with a 2 MB young generation they
+ * outlive minor collections, and the heap's own limits start a full collection only after tens of
+ * megabytes of them (measured: the 1 GB upload's resident memory climbing 175 → 260 MB without it, flat at ~165–200 MB with it). The
+ * collection runs as a V8 task after the current one (`execution: 'async'`); V8 ignores a
+ * synchronous `gc()` that is given options (checked on Node 20: nothing is collected), which is why
+ * collecting synchronously here measured no effect.
  */
 export function afterImageWork(): void {
-  const now = performance.now();
-  if (now - lastAt < MIN_INTERVAL_MS) return;
-  lastAt = now;
+  const external = getHeapStatistics().external_memory;
+  if (baselinePending) {
+    externalBaseline = external;
+    baselinePending = false;
+  }
+  externalBaseline = Math.min(externalBaseline, external);
+  clearTimeout(trailing);
+  trailing = setTimeout(collect, QUIET_MS).unref();
+  if (performance.now() - lastAt < MIN_INTERVAL_MS || external - externalBaseline < EXTERNAL_GROWTH_BYTES) return;
+  collect();
+}
+
+function collect(): void {
+  clearTimeout(trailing);
+  lastAt = performance.now();
+  baselinePending = true;
   collectGarbage ??= exposeGc();
   collectGarbage({ type: 'major', execution: 'async' });
 }

@@ -15,7 +15,7 @@ import type { MediaRepository, NewMedia } from '../media.repository.js';
 import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
 import { afterImageWork } from './give-back-memory.js';
-import { deriveImages, probeImage, UnreadableImageError } from './derive.js';
+import { deriveImages, type ProbedImage, probeImage, UnreadableImageError } from './derive.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
 
@@ -97,9 +97,12 @@ export class MediaProcessor {
     return this.deps.media.createPending(media, this.claims.owner);
   }
 
-  /** Processes a row this process created (`createPending`) from the uploaded file, storing the original too. */
-  async process(row: MediaRow, localFile: string, decoder: Decoder): Promise<ProcessOutcome> {
-    const outcome = await this.claims.hold(row.id, () => this.run(row, localFile, decoder, true));
+  /**
+   * Processes a row this process created (`createPending`) from the uploaded file, storing the
+   * original too. `probed`: what `probeImage` read of that file already, so it is not read twice.
+   */
+  async process(row: MediaRow, localFile: string, decoder: Decoder, probed?: ProbedImage): Promise<ProcessOutcome> {
+    const outcome = await this.claims.hold(row.id, () => this.run(row, localFile, decoder, true, probed));
     return outcome === 'elsewhere' ? this.settle(row, localFile, decoder) : outcome;
   }
 
@@ -224,7 +227,7 @@ export class MediaProcessor {
    * entirely (rows and stored objects); storage or database trouble is thrown, with the row still
    * pending (the caller forgets it, or the sweep retries it).
    */
-  private async run(row: MediaRow, localFile: string, decoder: Decoder, storeOriginal: boolean): Promise<ProcessOutcome | Elsewhere> {
+  private async run(row: MediaRow, localFile: string, decoder: Decoder, storeOriginal: boolean, probed?: ProbedImage): Promise<ProcessOutcome | Elsewhere> {
     const { storage, pool, media } = this.deps;
     const owner = this.claims.owner;
     const keys = derivedKeys(row.content_hash);
@@ -237,7 +240,7 @@ export class MediaProcessor {
     let derived;
     try {
       // What the decode will hold at its peak, from the header, so the pool runs heavy decodes alone.
-      const { processingBytes } = await probeImage(localFile, decoder);
+      const { processingBytes } = probed ?? (await probeImage(localFile, decoder));
       derived = await pool.run(async () => {
         // Deleted (or taken over) while it waited for its turn: not worth decoding.
         const current = await media.findById(row.id);
