@@ -4,7 +4,7 @@
  *
  * Some decoders stream: libvips reads baseline JPEG (shrunk on load), non-interlaced PNG and TIFF
  * strip by strip, so only MAX_PIXELS applies to them. The others hold whole full-resolution frames,
- * several bytes per pixel (measured as process RSS growth for one decode, Node 20, measured with MALLOC_ARENA_MAX=2):
+ * several bytes per pixel (process RSS growth for one decode, measured on Node 20 with MALLOC_ARENA_MAX=2):
  *
  * - HEIC/HEIF (libheif-js, WASM, decoders/heic.ts): the YCbCr planes, the interleaved RGB(A) frame
  *   and two copies of the file inside the WASM instance, then the frame copied out of it: 10.6 and
