@@ -193,7 +193,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const tagVocabulary = new VisibleVocabulary({
     tags: tagsRepository, libraryVersion: libraryVersionOf,
     scopeOf: visibilityScope, viewOf: (user) => viewOf(database.db, user),
-    unchangedInView: (user, from, to) => nothingChangedInView(database.db, visibleIds, user, from, to),
+    // Tags and their counts show no likes: a like leaves a view's vocabulary as it was.
+    unchangedInView: (user, from, to) => nothingChangedInView(database.db, visibleIds, user, from, to, { likesMatter: false }),
   });
   const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds);
   const tagChanges = new TagChangesRepository(database.db);

@@ -142,6 +142,8 @@ export interface LibraryStateTable {
 export interface LibraryTouchesTable {
   version: number;
   image_id: number;
+  /** 1 when the touch was a like alone: caches that do not show likes skip it (migration 015). */
+  likes_only: Generated<number>;
 }
 
 /** An image that left the lists (or moved in the order) at a library version (read-caches/library-version.ts). */

@@ -10,13 +10,21 @@ export const EVERY_IMAGE = 'every-image';
  * moved in the order: `images.visible_since`). Or EVERY_IMAGE when a change since was about many
  * images at once (a tag renamed or merged) or the touches since were already pruned
  * (`relabel_version`). One statement, so one round trip and one snapshot on PostgreSQL.
+ * `likesMatter: false` leaves out images whose only change was a like, for caches that show none.
  */
-export async function changedImages(db: Kysely<DB>, from: number, to: number): Promise<number[] | typeof EVERY_IMAGE> {
-  const rows = await db
+export async function changedImages(
+  db: Kysely<DB>,
+  from: number,
+  to: number,
+  { likesMatter = true }: { likesMatter?: boolean } = {},
+): Promise<number[] | typeof EVERY_IMAGE> {
+  let touches = db
     .selectFrom('library_touches')
     .select(sql<number>`image_id`.as('id'))
     .where('version', '>', from)
-    .where('version', '<=', to)
+    .where('version', '<=', to);
+  if (!likesMatter) touches = touches.where('likes_only', '=', 0);
+  const rows = await touches
     .unionAll(
       db.selectFrom('images').select(sql<number>`id`.as('id')).where('visible_since', '>', from).where('visible_since', '<=', to),
     )

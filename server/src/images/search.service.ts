@@ -7,6 +7,7 @@ import { normalizeTag } from '../tags/tag-text.js';
 import type { TagRef } from '../tags/tags.repository.js';
 import type { VisibleVocabulary } from '../tags/visible-vocabulary.js';
 import type { VisibleIds } from '../read-caches/visible-ids.js';
+import { MatchLists, type Placed } from '../read-caches/match-lists.js';
 import type { ImagePresenter } from './image-presenter.js';
 
 const MAX_RESULTS = 500;
@@ -34,7 +35,11 @@ export class SearchService {
     private readonly presenter: ImagePresenter,
     private readonly vocabulary: VisibleVocabulary,
     private readonly visibleIds: VisibleIds,
-  ) {}
+  ) {
+    this.matchLists = new MatchLists(db, MAX_RESULTS);
+  }
+
+  private readonly matchLists: MatchLists;
 
   /** The matching images as the JSON text of an array (ImagePresenter.presentIdsJson). */
   async searchJson(user: AuthUser, text: string): Promise<string> {
@@ -66,7 +71,20 @@ export class SearchService {
             ]
           : []),
       ]);
-    return this.presenter.presentIdsJson(await this.matchingIds(user, needle, tags, matches), user);
+    // Kept per view, query and the tags it stands for, and caught up with the library's changes
+    // (read-caches/match-lists.ts): a crowd searching the same words reads each list once.
+    const key = `${view.key}|${tagIds.join(',')}|${needle}`;
+    const ids = await this.matchLists.ids(key, view.version, {
+      readAll: () => this.matchingIds(user, needle, tags, matches),
+      recheck: (changed) => this.recheck(user, changed, matches(true)),
+    });
+    return this.presenter.presentIdsJson(ids, user);
+  }
+
+  /** Which of these images the person sees and that match now, with their places in the gallery order. */
+  private async recheck(user: AuthUser, ids: readonly number[], matches: Matches): Promise<Placed[]> {
+    const query = this.db.selectFrom('images').select(['images.id', 'images.taken_key']).where('images.ready', '=', 1).where(this.idIn(ids)).where(matches);
+    return placed(await onlyVisible(query, user).execute());
   }
 
   /**
@@ -74,7 +92,7 @@ export class SearchService {
    * images whose name or tag can match (`fewCandidates`); else a view of up to 5,000 slice by slice;
    * else the gallery order until MAX_RESULTS match.
    */
-  private async matchingIds(user: AuthUser, needle: string, tags: readonly TagRef[], matches: (perImage: boolean) => Matches): Promise<number[]> {
+  private async matchingIds(user: AuthUser, needle: string, tags: readonly TagRef[], matches: (perImage: boolean) => Matches): Promise<Placed[]> {
     const visible = await this.visibleIds.of(user);
     if (visible.ids.length <= VIEW_SLICE) return this.amongVisible(visible.ids, matches(true));
     const candidates = await this.fewCandidates(needle, tags);
@@ -89,15 +107,18 @@ export class SearchService {
    * instead — every image tagged 'beach' — and then dropping what they may not see cost 35 ms per
    * search on the 100,000-image library.
    */
-  private async amongVisible(visible: Int32Array | Float64Array, matches: Matches): Promise<number[]> {
-    const ids: number[] = [];
-    for (let start = 0; start < visible.length && ids.length < MAX_RESULTS; start += VIEW_SLICE) {
+  private async amongVisible(visible: Int32Array | Float64Array, matches: Matches): Promise<Placed[]> {
+    const found: Placed[] = [];
+    for (let start = 0; start < visible.length && found.length < MAX_RESULTS; start += VIEW_SLICE) {
       const slice = Array.from(visible.subarray(start, start + VIEW_SLICE));
-      const rows = await this.db.selectFrom('images').select('images.id').where(this.idIn(slice)).where(matches).execute();
-      const found = new Set(rows.map((row) => Number(row.id)));
-      for (const id of slice) if (found.has(id) && ids.length < MAX_RESULTS) ids.push(id);
+      const rows = await this.db.selectFrom('images').select(['images.id', 'images.taken_key']).where(this.idIn(slice)).where(matches).execute();
+      const keys = new Map(placed(rows).map((match) => [match.id, match.key]));
+      for (const id of slice) {
+        const key = keys.get(id);
+        if (key !== undefined && found.length < MAX_RESULTS) found.push({ id, key });
+      }
     }
-    return ids;
+    return found;
   }
 
   /** `images.id` among `ids`, as one parameter: one statement whatever their number (SQLite prepares each text once). */
@@ -112,8 +133,8 @@ export class SearchService {
     user: AuthUser,
     matches: Matches,
     candidates?: Expression<SqlBool>,
-  ): Promise<number[]> {
-    let query = this.db.selectFrom('images').select('images.id').where('images.ready', '=', 1).where(matches);
+  ): Promise<Placed[]> {
+    let query = this.db.selectFrom('images').select(['images.id', 'images.taken_key']).where('images.ready', '=', 1).where(matches);
     if (candidates) query = query.where(candidates);
     // With few candidates, `+` keeps SQLite from walking the whole taken-order index to find them
     // (7.5 → 0.4 ms for a file name on 100,000 images): it reads the candidates, then sorts them.
@@ -123,7 +144,7 @@ export class SearchService {
       .orderBy(order[1]!, 'desc')
       .limit(MAX_RESULTS)
       .execute();
-    return rows.map((row) => Number(row.id));
+    return placed(rows);
   }
 
   /**
@@ -149,4 +170,9 @@ export class SearchService {
     if (Number(rows[0]?.names ?? 0) + Number(rows[0]?.tagged ?? 0) > MAX_CANDIDATES) return undefined;
     return tagIds.length === 0 ? sql<boolean>`images.id in (${names})` : sql<boolean>`images.id in (${names} union ${tagged})`;
   }
+}
+
+/** Rows of (id, taken_key) as places in the gallery order (both databases may answer bigints as text). */
+function placed(rows: readonly { id: number; taken_key: number }[]): Placed[] {
+  return rows.map((row) => ({ id: Number(row.id), key: Number(row.taken_key) }));
 }

@@ -16,12 +16,18 @@ export interface LibraryVersion {
  *   `library_removals`, so a reader drops just those;
  * - `{ touched }`: what these images show changed in place (a like, a tag, a fact read again), not
  *   which lists hold them; recorded in `library_touches`, so per-image caches (image-cards/) read
- *   just those again;
+ *   just those again; `likesOnly` when only their likes changed, which caches that show no likes
+ *   (a view's tags, search matches) may pass over;
  * - 'relabel': what many images show changed (a tag renamed or merged): per-image caches start
  *   over (`relabel_version`), lists stay;
  * - 'reset': anything else (a share granted, switched on or off; an address proven): readers start over.
  */
-export type LibraryChange = 'additions' | 'reset' | 'relabel' | { removed: readonly number[] } | { touched: readonly number[] };
+export type LibraryChange =
+  | 'additions'
+  | 'reset'
+  | 'relabel'
+  | { removed: readonly number[] }
+  | { touched: readonly number[]; likesOnly?: true };
 
 /** Removals (and touches) kept for readers to catch up with; older ones make readers start over (`pruneRemovals`). */
 const KEPT_REMOVALS = 50_000;
@@ -44,10 +50,12 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange):
     .executeTakeFirstOrThrow();
   const version = Number(row.version);
   if (typeof change === 'object') {
-    const [table, ids] = 'removed' in change ? (['library_removals', change.removed] as const) : (['library_touches', [...new Set(change.touched)]] as const);
+    const ids = 'removed' in change ? change.removed : [...new Set(change.touched)];
+    const likesOnly = 'touched' in change && change.likesOnly ? 1 : 0;
     for (let start = 0; start < ids.length; start += 500) {
       const chunk = ids.slice(start, start + 500);
-      await db.insertInto(table).values(chunk.map((imageId) => ({ version, image_id: imageId }))).execute();
+      if ('removed' in change) await db.insertInto('library_removals').values(chunk.map((imageId) => ({ version, image_id: imageId }))).execute();
+      else await db.insertInto('library_touches').values(chunk.map((imageId) => ({ version, image_id: imageId, likes_only: likesOnly }))).execute();
     }
   }
   return version;

@@ -16,9 +16,17 @@ const MAX_LISTED = 20_000;
  * Answers cached per scope (the tag vocabulary of a restricted share) can then be kept instead of
  * counted again after every like in the library (issue 13's soak: 600 recounts in 30 s, 3 ms each).
  * Conservative: any removal, reset or relabel since, or a change too big to check, says no.
+ * `likesMatter: false` for answers that show no likes (a view's tags): a like then changes nothing.
  */
-export async function nothingChangedInView(db: Kysely<DB>, visibleIds: VisibleIds, user: AuthUser, from: number, to: number): Promise<boolean> {
-  const [changed, removed] = await Promise.all([changedImages(db, from, to), removedAfter(db, from)]);
+export async function nothingChangedInView(
+  db: Kysely<DB>,
+  visibleIds: VisibleIds,
+  user: AuthUser,
+  from: number,
+  to: number,
+  options: { likesMatter?: boolean } = {},
+): Promise<boolean> {
+  const [changed, removed] = await Promise.all([changedImages(db, from, to, options), removedAfter(db, from)]);
   if (changed === EVERY_IMAGE || removed === START_OVER || removed.length > 0 || changed.length > MAX_CHANGED) return false;
   if (changed.length === 0) return true;
   const { version, ids } = await visibleIds.of(user);

@@ -14,6 +14,7 @@ import { resumableUploads } from './011_resumable_uploads.js';
 import { libraryRemovals } from './012_library_removals.js';
 import { libraryTouches } from './013_library_touches.js';
 import { fileNameSearch } from './014_file_name_search.js';
+import { touchKinds } from './015_touch_kinds.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -43,5 +44,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '012_library_removals': libraryRemovals(),
     '013_library_touches': libraryTouches(),
     '014_file_name_search': fileNameSearch(context),
+    '015_touch_kinds': touchKinds(),
   };
 }
