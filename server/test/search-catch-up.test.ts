@@ -4,6 +4,7 @@ import { testDatabases } from './support/databases.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { tagFixtures, type Person } from './support/tag-fixtures.js';
 import { tinyPng, upload } from './support/images.js';
+import { searchAs, searchCast } from './support/search.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /**
@@ -23,11 +24,7 @@ describe.each(testDatabases)('search answers caught up with the library on %s', 
   let rita: Person;
   const ids: Record<string, string> = {};
 
-  const search = async (person: Person, text: string) => {
-    const res = await api.get<{ images: Image[] }>(`/search?query=${encodeURIComponent(text)}`, person.token);
-    expect(res.status).toBe(200);
-    return res.body.images;
-  };
+  const search = (person: Person, text: string) => searchAs(api, person.token, text);
   /** The plain rule for someone who sees the whole library, read straight from the database. */
   const truth = async (text: string) =>
     (
@@ -47,15 +44,10 @@ describe.each(testDatabases)('search answers caught up with the library on %s', 
   beforeAll(async () => {
     server = await startTestServer(database);
     api = apiClient(server.url);
-    const fx = tagFixtures(() => server, () => api);
-    admin = await fx.signUpConfirmed('admin');
-    olga = await fx.signUpConfirmed('olga');
-    rita = await fx.signUpConfirmed('rita');
-    const files = await Promise.all(
-      ['beach day.png', 'harbour.png', 'dunes.png', 'lighthouse.png'].map(async (name, i) => ({ source: await tinyPng(9100 + i), name })),
-    );
-    const res = await upload(server.url, olga.token, files);
-    for (const result of res.body.results ?? []) ids[result.fileName ?? ''] = result.imageId ?? '';
+    const cast = await searchCast(server, api, ['beach day.png', 'harbour.png', 'dunes.png', 'lighthouse.png'], 9100);
+    const fx = cast.fx;
+    ({ admin, olga, rita } = cast);
+    Object.assign(ids, cast.ids);
     // Rita sees two of Olga's photos: the harbour and the dunes.
     await fx.share(olga, [ids['harbour.png'] ?? '', ids['dunes.png'] ?? ''], rita);
     // 520 admin photos named `wave N.png`, made in the database (copies of the harbour's picture:

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from './support/databases.js';
 import { apiClient, type ApiClient } from './support/http.js';
 import { tagFixtures, type Person } from './support/tag-fixtures.js';
-import { tinyPng, upload } from './support/images.js';
+import { searchAs, searchCast } from './support/search.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /**
@@ -23,25 +23,16 @@ describe.each(testDatabases)('search as seen by a few-photo view and by a whole 
   let paula: Person;
   const ids: Record<string, string> = {};
 
-  const search = async (person: Person, text: string) => {
-    const res = await api.get<{ images: Image[] }>(`/search?query=${encodeURIComponent(text)}`, person.token);
-    expect(res.status).toBe(200);
-    return res.body.images;
-  };
+  const search = (person: Person, text: string) => searchAs(api, person.token, text);
   const names = (images: Image[]) => images.map((image) => image.FileName).sort();
 
   beforeAll(async () => {
     server = await startTestServer(database);
     api = apiClient(server.url);
-    const fx = tagFixtures(() => server, () => api);
-    admin = await fx.signUpConfirmed('admin');
-    olga = await fx.signUpConfirmed('olga');
-    rita = await fx.signUpConfirmed('rita');
-    const files = await Promise.all(
-      ['IMG_0042.png', 'beach day.png', 'harbour.png', 'private beach.png'].map(async (name, i) => ({ source: await tinyPng(8100 + i), name })),
-    );
-    const res = await upload(server.url, olga.token, files);
-    for (const result of res.body.results ?? []) ids[result.fileName ?? ''] = result.imageId ?? '';
+    const cast = await searchCast(server, api, ['IMG_0042.png', 'beach day.png', 'harbour.png', 'private beach.png'], 8100);
+    const fx = cast.fx;
+    ({ admin, olga, rita } = cast);
+    Object.assign(ids, cast.ids);
     expect((await api.post(`/images/${ids['harbour.png']}/addTag`, { tag: 'beach' }, olga.token)).status).toBe(200);
     // Rita sees two of Olga's photos: the tagged harbour and IMG_0042.
     await fx.share(olga, [ids['harbour.png'] ?? '', ids['IMG_0042.png'] ?? ''], rita);
