@@ -138,6 +138,15 @@ describe.each(testDatabases)('search answers caught up with the library on %s', 
     expect(found).toEqual(await truth('wave'));
   });
 
+  it('answers searches sent at the same moment after a change alike, and as the rule says', async () => {
+    expect(idsOf(await search(admin, 'beach'))).toEqual(await truth('beach'));
+    await addTag(olga, ids['dunes.png'] ?? '', 'beach');
+    const answers = await Promise.all(Array.from({ length: 20 }, () => search(admin, 'beach')));
+    const expected = await truth('beach');
+    expect(expected).toContain(ids['dunes.png']);
+    for (const answer of answers) expect(idsOf(answer)).toEqual(expected);
+  });
+
   it('catches a restricted view up with tags on its photos only, and empties it when the share is switched off', async () => {
     const fx = tagFixtures(() => server, () => api);
     expect(idsOf(await search(rita, 'sand'))).toEqual([]);

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { changedImages, EVERY_IMAGE } from '../image-cards/changed-images.js';
+import { SingleFlight } from '../shared/single-flight.js';
 import { removedAfter } from './library-version.js';
 
 /** An image in a list of matches, with its place in the gallery order (`taken_key`, then id, newest first). */
@@ -39,6 +40,7 @@ const MAX_CHANGED = 200;
  */
 export class MatchLists {
   private readonly entries = new Map<string, Entry>();
+  private readonly building = new SingleFlight<Entry>();
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -49,14 +51,17 @@ export class MatchLists {
   /** The ids matching at library version `version` (or later), in gallery order. */
   async ids(key: string, version: number, source: MatchSource): Promise<number[]> {
     const cached = this.entries.get(key);
-    let entry = cached?.version === version ? cached : undefined;
-    if (!entry && cached && cached.version < version) entry = await this.catchUp(cached, version, source);
-    if (!entry) {
-      const matches = await source.readAll();
-      entry = { version, matches, cut: matches.length >= this.bound };
-    }
+    // Concurrent searches of one list at one version (a crowd after a change) share one catch-up.
+    const entry = cached?.version === version ? cached : await this.building.run(`${key}@${version}`, () => this.read(cached, version, source));
     this.keep(key, entry);
     return entry.matches.map((match) => match.id);
+  }
+
+  private async read(cached: Entry | undefined, version: number, source: MatchSource): Promise<Entry> {
+    const caught = cached && cached.version < version ? await this.catchUp(cached, version, source) : undefined;
+    if (caught) return caught;
+    const matches = await source.readAll();
+    return { version, matches, cut: matches.length >= this.bound };
   }
 
   private async catchUp(cached: Entry, version: number, source: MatchSource): Promise<Entry | undefined> {
