@@ -10,7 +10,7 @@
  *   and two copies of the file inside the WASM instance, then the frame copied out of it: 10.6 and
  *   13.9 bytes per pixel for 12 MP iPhone files, 12.4 for a 16 MP 10-bit HDR one (the instance alone:
  *   4.7–7.7; the rest is the copy out and the decoder's own code).
- * - AVIF and HEIF through sharp (libheif and dav1d in libvips): 15.4 for a 20 MP AVIF.
+ * - AVIF and HEIF through sharp (libheif and libaom in libvips): 15.4 for a 20 MP AVIF.
  * - WebP: the whole RGBA frame (3.2 measured for a 10 MP photo).
  * - GIF: each frame is composed on a full RGBA canvas, and the previous one kept for disposal.
  * - Progressive JPEG: the whole image's DCT coefficients, 2 bytes per sample, before any pixel.
