@@ -1,17 +1,13 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AuthUser } from '../src/auth/auth-user.js';
-import { openDatabase, type Database } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
+import type { Database } from '../src/db/database.js';
 import { ImagesRepository } from '../src/images/images.repository.js';
 import { ImageCards } from '../src/image-cards/image-cards.js';
 import { bumpLibraryVersion, type LibraryVersion, pruneRemovals, pruneTouches, readLibraryVersion } from '../src/read-caches/library-version.js';
 import { LikesRepository } from '../src/likes/likes.repository.js';
 import { TagsRepository } from '../src/tags/tags.repository.js';
 import { VisibleIds } from '../src/read-caches/visible-ids.js';
-import { createPostgresDatabase, testDatabases } from './support/databases.js';
+import { openMigratedDatabase, testDatabases } from './support/databases.js';
 
 /**
  * A cached id list catches up with removals instead of being read again; when the removals it needs
@@ -24,17 +20,8 @@ afterEach(async () => {
 });
 
 async function open(kind: 'sqlite' | 'postgres'): Promise<Database> {
-  if (kind === 'postgres') {
-    const pg = await createPostgresDatabase();
-    const database = openDatabase({ database: { kind: 'postgres', url: pg.url } });
-    cleanups.push(() => pg.drop(), () => database.close());
-    await migrateToLatest(database);
-    return database;
-  }
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'catch-up-'));
-  const database = openDatabase({ database: { kind: 'sqlite', file: path.join(dir, 'library.db') } });
-  cleanups.push(() => rm(dir, { recursive: true, force: true }), () => database.close());
-  await migrateToLatest(database);
+  const { database, close } = await openMigratedDatabase(kind);
+  cleanups.push(close);
   return database;
 }
 

@@ -7,11 +7,10 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image, UploadOutcome } from '@photo/contract';
-import { newOwnerToken } from '../src/images/processing/claim-owner.js';
-import { processIsRunning } from '../src/shared/process-alive.js';
 import { signUpConfirmed, type SignedUpPerson } from './support/accounts.js';
 import { testSetups } from './support/databases.js';
 import { eventually } from './support/eventually.js';
+import { deadOwnerToken } from './support/owner-tokens.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { readManifest, TESTDATA, tinyPng, upload, type ManifestEntry } from './support/images.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -391,15 +390,6 @@ describe('a finished upload whose process died before it was taken up (sqlite, l
 
 function sha256(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
-}
-
-/** An owner token of this machine whose process is gone. */
-function deadOwnerToken(): string {
-  const parts = newOwnerToken().split('|');
-  let pid = 4_000_000;
-  while (processIsRunning(pid)) pid += 1;
-  parts[1] = String(pid);
-  return parts.join('|');
 }
 
 /** The tus requests a client sends, over fetch (and node:http for a connection cut mid-body). */

@@ -7,6 +7,7 @@ import { cleanFileName, type IngestService } from '../images/ingest/ingest.servi
 import { isDeadOnThisHost, newOwnerToken } from '../images/processing/claim-owner.js';
 import { CLAIM_STALE_MS } from '../images/processing/claims.js';
 import type { Clock } from '../shared/clock.js';
+import type { UploadLocksRepository } from './upload-locks.repository.js';
 import type { IngestPlaces } from './ingest-places.js';
 import type { ClaimTerms, ResumableUploadRow, ResumableUploadsRepository, UploadOutcomeRow } from './resumable-uploads.repository.js';
 import type { TusBytes } from './tus-stores.js';
@@ -26,6 +27,8 @@ const mb = (bytes: number) => Math.round(bytes / 1048576).toLocaleString('en-US'
 
 export interface ResumableUploadsDeps {
   uploads: ResumableUploadsRepository;
+  /** tus's locks across processes (upload-locker.ts): the sweep forgets those whose holder died. */
+  locks: Pick<UploadLocksRepository, 'forgetExpired'>;
   bytes: TusBytes;
   ingest: IngestService;
   places: IngestPlaces;
@@ -166,6 +169,7 @@ export class ResumableUploadsService {
         logger.warn({ err, upload: row.id }, 'removing an expired upload failed; will retry');
       }
     }
+    await this.deps.locks.forgetExpired(clock.now().toISOString());
     const terms = this.terms();
     for (const row of await uploads.finishing(100)) {
       const abandoned = row.claimed_at === null || row.claimed_at < terms.staleBefore || isDeadOnThisHost(row.claimed_by);

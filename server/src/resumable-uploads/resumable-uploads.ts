@@ -15,6 +15,7 @@ import { ResumableUploadsService } from './resumable-uploads.service.js';
 import { createTusServer } from './tus-endpoint.js';
 import { createTusBytes } from './tus-stores.js';
 import { startUploadSweep, sweepIntervalMs } from './upload-sweep.js';
+import { UploadLocksRepository } from './upload-locks.repository.js';
 
 /**
  * Resumable uploads (tus, decision 0010), assembled: the store for unfinished bytes, the service,
@@ -37,8 +38,10 @@ export async function registerResumableUploads(
   const { config } = deps;
   const bytes = await createTusBytes(config, deps.storage);
   const stopping = new AbortController();
+  const locks = new UploadLocksRepository(deps.database.db);
   const uploads = new ResumableUploadsService({
     uploads: new ResumableUploadsRepository(deps.database.db),
+    locks,
     bytes,
     ingest: deps.ingest,
     places: new IngestPlaces(deps.capacity, stopping.signal),
@@ -54,7 +57,7 @@ export async function registerResumableUploads(
       expiryMs: config.resumableUploads.expiryMs,
     },
   });
-  const tus = createTusServer({ bytes, uploads, maxFileBytes: config.uploads.maxFileBytes });
+  const tus = createTusServer({ bytes, uploads, locks, clock: deps.clock, maxFileBytes: config.uploads.maxFileBytes });
   await registerResumableUploadRoutes(app, deps.authenticate, uploads, tus);
 
   let sweep: ReturnType<typeof startUploadSweep> | undefined;

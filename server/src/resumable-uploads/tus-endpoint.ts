@@ -6,6 +6,9 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { AppError } from '../http/errors.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
 import { newUploadId, type TusBytes } from './tus-stores.js';
+import { UploadLocker } from './upload-locker.js';
+import type { UploadLocksRepository } from './upload-locks.repository.js';
+import type { Clock } from '../shared/clock.js';
 
 /** The person each request tus handles was authenticated as (set by the route before handing over). */
 export const tusRequestUsers = new WeakMap<IncomingMessage, AuthUser>();
@@ -28,7 +31,7 @@ export interface TusEndpoint {
  * rest of the app: a new upload is recorded as the caller's (the route has authenticated them and
  * checked the limits), and the request that brings the last byte is answered with the file's outcome.
  */
-export function createTusServer(deps: { bytes: TusBytes; uploads: ResumableUploadsService; maxFileBytes: number }): TusEndpoint {
+export function createTusServer(deps: TusServerDeps): TusEndpoint {
   // @tus/server (about 15 MB resident) is loaded with the first tus request, not at start (issue 14: idle memory).
   let loaded: ReturnType<typeof buildTusServer> | undefined;
   const tus = () => (loaded ??= buildTusServer(deps));
@@ -38,11 +41,19 @@ export function createTusServer(deps: { bytes: TusBytes; uploads: ResumableUploa
   };
 }
 
-async function buildTusServer(deps: { bytes: TusBytes; uploads: ResumableUploadsService; maxFileBytes: number }) {
-  const { EVENTS, MemoryLocker, Server } = loadOnFirstUse<typeof import('@tus/server')>('@tus/server');
+interface TusServerDeps {
+  bytes: TusBytes;
+  uploads: ResumableUploadsService;
+  locks: UploadLocksRepository;
+  clock: Clock;
+  maxFileBytes: number;
+}
+
+async function buildTusServer(deps: TusServerDeps) {
+  const { ERRORS, EVENTS, MemoryLocker, Server } = loadOnFirstUse<typeof import('@tus/server')>('@tus/server');
   const { bytes, uploads } = deps;
-  // In memory: one process's requests for an upload take turns (a client sends one at a time anyway).
-  const locker = new MemoryLocker();
+  // Requests for one upload take turns across every process (upload-locker.ts).
+  const locker = new UploadLocker({ local: new MemoryLocker(), locks: deps.locks, owner: uploads.owner, clock: deps.clock, timeoutError: ERRORS.ERR_LOCK_TIMEOUT });
   const server = new Server({
     path: TUS_PATH,
     locker,

@@ -1,5 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { openDatabase, type Database } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 
 export type TestDatabaseKind = 'sqlite' | 'postgres';
 
@@ -49,4 +54,35 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop(): P
       }
     },
   };
+}
+
+/**
+ * A fresh database of the given kind with every migration run, opened in the test's own process (for
+ * tests of a repository or cache without a server); `close` closes it and removes it.
+ */
+export async function openMigratedDatabase(kind: TestDatabaseKind): Promise<{ database: Database; close(): Promise<void> }> {
+  if (kind === 'postgres') {
+    const pgDb = await createPostgresDatabase();
+    const database = openDatabase({ database: { kind: 'postgres', url: pgDb.url } });
+    const close = async () => {
+      await database.close();
+      await pgDb.drop();
+    };
+    await migrateToLatest(database).catch(async (error: unknown) => {
+      await close();
+      throw error;
+    });
+    return { database, close };
+  }
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'test-db-'));
+  const database = openDatabase({ database: { kind: 'sqlite', file: path.join(dir, 'library.db') } });
+  const close = async () => {
+    await database.close();
+    await rm(dir, { recursive: true, force: true });
+  };
+  await migrateToLatest(database).catch(async (error: unknown) => {
+    await close();
+    throw error;
+  });
+  return { database, close };
 }

@@ -15,6 +15,7 @@ import { libraryRemovals } from './012_library_removals.js';
 import { libraryTouches } from './013_library_touches.js';
 import { fileNameSearch } from './014_file_name_search.js';
 import { touchKinds } from './015_touch_kinds.js';
+import { uploadLocks } from './016_upload_locks.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -45,5 +46,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '013_library_touches': libraryTouches(),
     '014_file_name_search': fileNameSearch(context),
     '015_touch_kinds': touchKinds(),
+    '016_upload_locks': uploadLocks(),
   };
 }
