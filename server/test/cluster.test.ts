@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
@@ -233,6 +235,82 @@ describe('two app processes on one database and one bucket', () => {
   });
 
   // Last: A does not come back.
+  it("a resumed upload reaching B while A still reads its first PATCH waits for A to stop, and the file arrives whole", async () => {
+    const person = await signUp(A(), 'resume');
+    // A photo no other test here uploads (the crash test below needs its photos new to the library).
+    const file = await readFile(path.join(TESTDATA, 'camera/Canon PowerShot A85.jpg'));
+    const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${person.token}` };
+    const created = await fetch(`${a?.url}/api/uploads`, {
+      method: 'POST',
+      headers: { ...headers, 'upload-length': String(file.length), 'upload-metadata': `filename ${Buffer.from('resumed.jpg').toString('base64')}` },
+    });
+    expect(created.status, await created.text()).toBe(201);
+    const id = created.headers.get('location')?.split('/').pop() ?? '';
+
+    // On A, a PATCH sends a third of the file and goes quiet, its connection still open (the network
+    // dropped it on the client's side): A goes on waiting for the rest.
+    const stalled = http.request(`${a?.url}/api/uploads/${id}`, {
+      method: 'PATCH',
+      headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(file.length) },
+    });
+    let stalledEndedAt = Number.POSITIVE_INFINITY;
+    const stalledEnded = new Promise<void>((resolve) => {
+      const ended = () => {
+        stalledEndedAt = Math.min(stalledEndedAt, performance.now());
+        resolve();
+      };
+      stalled.on('response', (res) => {
+        res.resume();
+        ended();
+      });
+      stalled.on('error', ended);
+      stalled.on('close', ended);
+    });
+    await new Promise<void>((resolve) => stalled.write(file.subarray(0, 400_000), () => resolve()));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    try {
+      // The client retries on B, as tus-js-client does: the offset (HEAD), then the rest from there.
+      let outcome: { status?: string; imageId?: string } = {};
+      let firstHeadAt: number | undefined;
+      for (let attempt = 0; attempt < 5 && outcome.status === undefined; attempt += 1) {
+        const head = await fetch(`${b?.url}/api/uploads/${id}`, { method: 'HEAD', headers });
+        firstHeadAt ??= performance.now();
+        expect(head.status).toBe(200);
+        const offset = Number(head.headers.get('upload-offset'));
+        const rest = await fetch(`${b?.url}/api/uploads/${id}`, {
+          method: 'PATCH',
+          headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
+          body: file.subarray(offset),
+        });
+        if (rest.status === 200) outcome = (await rest.json()) as typeof outcome;
+        else expect(rest.status, 'only a moved offset sends the client back to HEAD').toBe(409);
+      }
+      // B answered nothing while A's request could still write the upload: A was asked to stop and
+      // let go first (without a lock shared by both, B answers at once and A stops only when its
+      // body times out, seconds later).
+      await stalledEnded;
+      expect(stalledEndedAt - (firstHeadAt ?? 0), "B's HEAD was answered before A's PATCH ended").toBeLessThanOrEqual(50);
+      expect(outcome.status).toBe('kept');
+
+      // What was stored is exactly the file (its hash is the content's, computed as it was ingested).
+      const db = new pg.Client({ connectionString: database?.url });
+      await db.connect();
+      try {
+        const { rows } = await db.query<{ content_hash: string; byte_size: string }>(
+          'select m.content_hash, m.byte_size from images i join media m on m.id = i.media_id where i.id = $1',
+          [Number(outcome.imageId)],
+        );
+        expect(rows[0]?.content_hash).toBe(createHash('sha256').update(file).digest('hex'));
+        expect(Number(rows[0]?.byte_size)).toBe(file.length);
+      } finally {
+        await db.end();
+      }
+    } finally {
+      stalled.destroy();
+    }
+  });
+
   it(
     'B finishes the uploads A was processing when it was killed',
     async () => {

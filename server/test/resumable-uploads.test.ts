@@ -1,9 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { appendFile, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import http, { type Server } from 'node:http';
-import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { appendFile, readdir, readFile, stat } from 'node:fs/promises';
+import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Image, UploadOutcome } from '@photo/contract';
@@ -13,6 +10,7 @@ import { eventually } from './support/eventually.js';
 import { deadOwnerToken } from './support/owner-tokens.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { readManifest, TESTDATA, tinyPng, upload, type ManifestEntry } from './support/images.js';
+import { startS3Server } from './support/s3.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
 /**
@@ -21,13 +19,13 @@ import { startTestServer, type TestServer } from './support/test-server.js';
  */
 describe.each(testSetups)('resumable uploads on $database ($storage storage)', ({ database, storage }) => {
   let server: TestServer;
-  let s3: S3rver | undefined;
+  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let api: ApiClient;
   let alice: SignedUpPerson;
   let bob: SignedUpPerson;
 
   beforeAll(async () => {
-    if (storage === 's3') s3 = await startS3rverWithMultipart();
+    if (storage === 's3') s3 = await startS3Server();
     server = await startTestServer(database, { env: { ...s3?.env } });
     api = apiClient(server.url);
     await signUpConfirmed(server, api, { prefix: 'admin' });
@@ -295,14 +293,14 @@ describe.each(testSetups)('resumable uploads on $database ($storage storage)', (
 
 describe.each(testSetups)('limits and expiry of resumable uploads on $database ($storage storage)', ({ database, storage }) => {
   let server: TestServer;
-  let s3: S3rver | undefined;
+  let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
   let api: ApiClient;
   let person: SignedUpPerson;
   // 1.8 seconds: unfinished uploads are swept about every second.
   const EXPIRY_HOURS = 0.0005;
 
   beforeAll(async () => {
-    if (storage === 's3') s3 = await startS3rverWithMultipart();
+    if (storage === 's3') s3 = await startS3Server();
     server = await startTestServer(database, {
       env: { ...s3?.env, TUS_EXPIRY_HOURS: String(EXPIRY_HOURS), MAX_UPLOAD_MB: '2', TUS_MAX_UNFINISHED_MB: '3' },
     });
@@ -456,95 +454,4 @@ function encodeMetadata(metadata: Record<string, string>): string {
   return Object.entries(metadata)
     .map(([key, value]) => `${key} ${Buffer.from(value, 'utf8').toString('base64')}`)
     .join(',');
-}
-
-/**
- * s3rver with the multipart calls it lacks and real S3 has — ListParts and AbortMultipartUpload —
- * read from where s3rver keeps parts. @tus/s3-store asks ListParts for an upload's offset.
- */
-interface S3rver {
-  env: Record<string, string>;
-  listKeys(): Promise<string[]>;
-  stop(): Promise<void>;
-}
-
-interface S3rverInstance {
-  run(): Promise<AddressInfo>;
-  close(): Promise<void>;
-  httpServer: Server;
-  middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
-  store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
-}
-interface KoaContext {
-  method: string;
-  path: string;
-  query: Record<string, string | undefined>;
-  status: number;
-  type: string;
-  body: unknown;
-}
-
-async function startS3rverWithMultipart(): Promise<S3rver> {
-  const require = createRequire(import.meta.url);
-  const S3rverClass = require('s3rver') as new (options: object) => S3rverInstance;
-  const { ListObjectsV2Command, S3Client } = await import('@aws-sdk/client-s3');
-  const directory = await mkdtemp(path.join(tmpdir(), 's3rver-tus-'));
-  const bucket = `tus-${randomBytes(6).toString('hex')}`;
-  const s3rver = new S3rverClass({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
-  s3rver.middleware.unshift(async (ctx, next) => {
-    const uploadId = ctx.query['uploadId'];
-    const [, bucketName = '', ...keyParts] = ctx.path.split('/');
-    if (!uploadId || (ctx.method !== 'GET' && ctx.method !== 'DELETE') || keyParts.length === 0) return next();
-    const key = decodeURIComponent(keyParts.join('/'));
-    const dir = path.join(s3rver.store.getResourcePath(bucketName, undefined, 'uploads'), uploadId);
-    const exists = await stat(dir).then(() => true, () => false);
-    ctx.type = 'application/xml';
-    if (!exists) {
-      ctx.status = 404;
-      ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message><UploadId>${uploadId}</UploadId></Error>`;
-      return;
-    }
-    if (ctx.method === 'DELETE') {
-      await rm(dir, { recursive: true, force: true });
-      ctx.status = 204;
-      ctx.body = '';
-      return;
-    }
-    const numbers = (await readdir(dir)).filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
-    const parts = await Promise.all(
-      numbers.map(async (n) => {
-        const [info, md5] = await Promise.all([stat(path.join(dir, String(n))), readFile(path.join(dir, `${n}.md5`), 'utf8')]);
-        return `<Part><PartNumber>${n}</PartNumber><LastModified>${info.mtime.toISOString()}</LastModified><ETag>"${md5.trim()}"</ETag><Size>${info.size}</Size></Part>`;
-      }),
-    );
-    ctx.status = 200;
-    ctx.body =
-      `<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult><Bucket>${bucketName}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId>` +
-      `<PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>${numbers.at(-1) ?? 0}</NextPartNumberMarker><MaxParts>10000</MaxParts>` +
-      `<IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
-  });
-  const address = await s3rver.run();
-  const endpoint = `http://127.0.0.1:${address.port}`;
-  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  return {
-    env: { S3_BUCKET: bucket, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_ACCESS_KEY_ID: 'S3RVER', S3_SECRET_ACCESS_KEY: 'S3RVER' },
-    async listKeys() {
-      const client = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials });
-      try {
-        const listed = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
-        return (listed.Contents ?? []).map((o) => o.Key ?? '').sort();
-      } finally {
-        client.destroy();
-      }
-    },
-    async stop() {
-      try {
-        const closing = s3rver.close();
-        s3rver.httpServer.closeAllConnections();
-        await closing;
-      } finally {
-        await rm(directory, { recursive: true, force: true });
-      }
-    },
-  };
 }

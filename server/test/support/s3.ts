@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -13,6 +13,16 @@ interface S3rverInstance {
   run(): Promise<AddressInfo>;
   close(): Promise<void>;
   httpServer: Server;
+  middleware: ((ctx: KoaContext, next: () => Promise<void>) => Promise<void>)[];
+  store: { getResourcePath(bucket: string, key: string | undefined, resource: string): string };
+}
+interface KoaContext {
+  method: string;
+  path: string;
+  query: Record<string, string | undefined>;
+  status: number;
+  type: string;
+  body: unknown;
 }
 type S3rverConstructor = new (options: {
   address: string;
@@ -45,6 +55,7 @@ export async function startS3Server(): Promise<{
   const directory = await mkdtemp(path.join(tmpdir(), 's3rver-'));
   const bucket = `test-${randomBytes(6).toString('hex')}`;
   const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
+  teachMultipartCalls(server);
   let address: AddressInfo;
   try {
     address = await server.run();
@@ -97,4 +108,43 @@ export async function startS3Server(): Promise<{
       }
     },
   };
+}
+
+/**
+ * The multipart calls s3rver lacks and real S3 has — ListParts and AbortMultipartUpload — answered
+ * from where s3rver keeps parts. @tus/s3-store asks ListParts for an upload's offset.
+ */
+function teachMultipartCalls(server: S3rverInstance): void {
+  server.middleware.unshift(async (ctx, next) => {
+    const uploadId = ctx.query['uploadId'];
+    const [, bucketName = '', ...keyParts] = ctx.path.split('/');
+    if (!uploadId || (ctx.method !== 'GET' && ctx.method !== 'DELETE') || keyParts.length === 0) return next();
+    const key = decodeURIComponent(keyParts.join('/'));
+    const dir = path.join(server.store.getResourcePath(bucketName, undefined, 'uploads'), uploadId);
+    const exists = await stat(dir).then(() => true, () => false);
+    ctx.type = 'application/xml';
+    if (!exists) {
+      ctx.status = 404;
+      ctx.body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>NoSuchUpload</Code><Message>The specified upload does not exist.</Message><UploadId>${uploadId}</UploadId></Error>`;
+      return;
+    }
+    if (ctx.method === 'DELETE') {
+      await rm(dir, { recursive: true, force: true });
+      ctx.status = 204;
+      ctx.body = '';
+      return;
+    }
+    const numbers = (await readdir(dir)).filter((name) => /^\d+$/.test(name)).map(Number).sort((a, b) => a - b);
+    const parts = await Promise.all(
+      numbers.map(async (n) => {
+        const [info, md5] = await Promise.all([stat(path.join(dir, String(n))), readFile(path.join(dir, `${n}.md5`), 'utf8')]);
+        return `<Part><PartNumber>${n}</PartNumber><LastModified>${info.mtime.toISOString()}</LastModified><ETag>"${md5.trim()}"</ETag><Size>${info.size}</Size></Part>`;
+      }),
+    );
+    ctx.status = 200;
+    ctx.body =
+      `<?xml version="1.0" encoding="UTF-8"?>\n<ListPartsResult><Bucket>${bucketName}</Bucket><Key>${key}</Key><UploadId>${uploadId}</UploadId>` +
+      `<PartNumberMarker>0</PartNumberMarker><NextPartNumberMarker>${numbers.at(-1) ?? 0}</NextPartNumberMarker><MaxParts>10000</MaxParts>` +
+      `<IsTruncated>false</IsTruncated>${parts.join('')}</ListPartsResult>`;
+  });
 }
