@@ -1,14 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Image } from '@photo/contract';
-import { startChildServer, type ChildServer } from './support/child-server.js';
-import { createPostgresDatabase } from './support/databases.js';
-import { apiClient, newPerson, nextClientIp, type ApiClient } from './support/http.js';
 import { tinyPng, upload } from './support/images.js';
-import { countRoundTrips, type RoundTripCounter } from './support/pg-round-trips.js';
-import { startS3Server } from './support/s3.js';
+import { useTwoProcesses, type SignedUp } from './support/two-processes.js';
 
 /**
  * Issue 14, the PostgreSQL row (decision 0011): a cached read — a gallery page, tag suggestions,
@@ -19,74 +15,23 @@ import { startS3Server } from './support/s3.js';
  * is instrumented).
  */
 
-interface Person {
-  token: string;
-  email: string;
-}
 interface GridPage {
   images: Image[];
   pagination: { totalImages: number };
 }
 
-const shared = { JWT_SECRET: 'cached-reads-test-secret-shared-by-every-process', PUBLIC_URL: 'http://photos.test', TRUST_PROXY: 'true' };
-
-let a: ChildServer | undefined;
-let b: ChildServer | undefined;
-let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
-let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
-let relay: RoundTripCounter | undefined;
-let admin: Person;
-
+const cluster = useTwoProcesses({ jwtSecret: 'cached-reads-test-secret-shared-by-every-process', countRoundTripsOnB: true });
+const { A, B, signUp } = cluster;
+let admin: SignedUp;
 beforeAll(async () => {
-  const [bucket, db] = await Promise.allSettled([startS3Server().then((x) => (s3 = x)), createPostgresDatabase().then((x) => (database = x))]);
-  if (bucket.status === 'rejected') throw bucket.reason;
-  if (db.status === 'rejected') throw db.reason;
-  relay = await countRoundTrips(db.value.url);
-  const started = await Promise.allSettled([
-    startChildServer({ ...shared, ...bucket.value.env, DATABASE_URL: db.value.url }).then((x) => (a = x)),
-    startChildServer({ ...shared, ...bucket.value.env, DATABASE_URL: relay.url }).then((x) => (b = x)),
-  ]);
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
   admin = await signUp(A(), 'admin');
-}, 90_000);
-
-afterAll(async () => {
-  // Each step runs even when an earlier one fails, so nothing is left behind; the relay goes after B.
-  let failure: unknown;
-  for (const step of [() => a?.stop(), () => b?.stop(), () => relay?.close(), () => database?.drop(), () => s3?.stop()]) {
-    try {
-      await step();
-    } catch (error) {
-      failure ??= error;
-    }
-  }
-  if (failure) throw failure;
-}, 60_000);
-
-afterEach((context) => {
-  if (context.task.result?.state !== 'fail') return;
-  for (const [name, server] of [['A', a], ['B', b]] as const) {
-    const lines = (server?.output() ?? '').split('\n').filter((line) => line.startsWith('{'));
-    if (lines.length) console.error(`process ${name} logged:\n${lines.slice(-20).join('\n')}`);
-  }
 });
-
-const A = () => apiClient(a?.url ?? '', { 'x-forwarded-for': nextClientIp() });
-const B = () => apiClient(b?.url ?? '', { 'x-forwarded-for': nextClientIp() });
-
-async function signUp(api: ApiClient, prefix: string): Promise<Person> {
-  const person = newPerson(prefix);
-  const res = await api.post<{ token: string }>('/signup', person);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { token: res.body.token, email: person.email };
-}
 
 /** Opens the newest confirmation link mailed (by A, where the account was made) to `email`, on A. */
 async function confirmOnA(email: string): Promise<void> {
   const deadline = Date.now() + 5000;
   for (;;) {
-    const dir = path.join(a?.dataDir ?? '', 'outbox');
+    const dir = path.join(cluster.a().dataDir, 'outbox');
     const tokens: string[] = [];
     for (const file of (await readdir(dir).catch(() => [] as string[])).filter((f) => f.endsWith('.eml')).sort()) {
       const mail = await simpleParser(await readFile(path.join(dir, file)));
@@ -104,7 +49,7 @@ async function confirmOnA(email: string): Promise<void> {
 }
 
 async function uploadOnA(token: string, seed: number): Promise<string> {
-  const res = await upload(a?.url ?? '', token, [{ source: await tinyPng(seed), name: `cached-${seed}.png` }]);
+  const res = await upload(cluster.a().url, token, [{ source: await tinyPng(seed), name: `cached-${seed}.png` }]);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   const id = res.body.results?.[0]?.imageId;
   expect(id, JSON.stringify(res.body)).toBeTruthy();
@@ -133,9 +78,9 @@ async function roundTripsOf(call: () => Promise<unknown>, times = 7): Promise<nu
   await call();
   const counts: number[] = [];
   for (let i = 0; i < times; i += 1) {
-    const before = relay?.count() ?? 0;
+    const before = cluster.relay().count();
     await call();
-    counts.push((relay?.count() ?? 0) - before);
+    counts.push((cluster.relay().count()) - before);
   }
   return counts;
 }

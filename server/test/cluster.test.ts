@@ -4,15 +4,14 @@ import http from 'node:http';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Image } from '@photo/contract';
 import { S3Storage } from '../src/storage/s3-storage.js';
 import { UrlSigner } from '../src/storage/url-signer.js';
-import { startChildServer, type ChildServer } from './support/child-server.js';
-import { createPostgresDatabase } from './support/databases.js';
-import { apiClient, newPerson, nextClientIp, type ApiClient } from './support/http.js';
+import type { ChildServer } from './support/child-server.js';
+import { apiClient, nextClientIp, type ApiClient } from './support/http.js';
 import { TESTDATA, tinyPng, upload } from './support/images.js';
-import { startS3Server } from './support/s3.js';
+import { useTwoProcesses, type SignedUp } from './support/two-processes.js';
 
 /**
  * README "Scaling out": several app processes with the same DATABASE_URL, S3_*, JWT_SECRET and
@@ -20,80 +19,23 @@ import { startS3Server } from './support/s3.js';
  * bucket, called on their own ports, as a load balancer would send one person's calls to either.
  */
 
-interface Person {
-  token: string;
-  email: string;
-  password: string;
-}
+const JWT_SECRET = 'cluster-test-secret-shared-by-every-process';
+/** How long B may take to finish what a killed A left half done. */
+const TAKEOVER_TIMEOUT_MS = 60_000;
+
+const cluster = useTwoProcesses({ jwtSecret: JWT_SECRET });
+const { A, B, signUp } = cluster;
+type Person = SignedUp;
 interface GridPage {
   images: Image[];
   pagination: { totalImages: number };
 }
 
-const JWT_SECRET = 'cluster-test-secret-shared-by-every-process';
-const PUBLIC_URL = 'http://photos.test';
-/** How long B may take to finish what a killed A left half done. */
-const TAKEOVER_TIMEOUT_MS = 60_000;
-
-let a: ChildServer | undefined;
-let b: ChildServer | undefined;
-let s3: Awaited<ReturnType<typeof startS3Server>> | undefined;
-let database: Awaited<ReturnType<typeof createPostgresDatabase>> | undefined;
 /** The first account, signed up on A: the admin. */
 let admin: Person;
-
 beforeAll(async () => {
-  // Each kept as soon as it exists, so afterAll removes it even if the other fails.
-  const [bucket, db] = await Promise.allSettled([startS3Server().then((x) => (s3 = x)), createPostgresDatabase().then((x) => (database = x))]);
-  if (bucket.status === 'rejected') throw bucket.reason;
-  if (db.status === 'rejected') throw db.reason;
-  const shared = {
-    DATABASE_URL: db.value.url,
-    ...bucket.value.env,
-    JWT_SECRET,
-    PUBLIC_URL,
-    // Client addresses come from X-Forwarded-For written by "the proxy" on loopback: the test.
-    TRUST_PROXY: 'true',
-  };
-  // Started together: both run the migrations at once, as a deploy of several processes does.
-  const started = await Promise.allSettled([startChildServer(shared), startChildServer(shared)]);
-  for (const s of started) if (s.status === 'fulfilled') (a ? (b = s.value) : (a = s.value));
-  const failed = started.find((s) => s.status === 'rejected');
-  if (failed) throw failed.reason;
   admin = await signUp(A(), 'admin');
-}, 90_000);
-
-afterAll(async () => {
-  // Each step runs even when an earlier one fails, so nothing is left behind.
-  let failure: unknown;
-  for (const step of [() => a?.stop(), () => b?.stop(), () => database?.drop(), () => s3?.stop()]) {
-    try {
-      await step();
-    } catch (error) {
-      failure ??= error;
-    }
-  }
-  if (failure) throw failure;
-}, 60_000);
-
-// What the processes logged, when a test fails (warnings and errors only: LOG_LEVEL=warn).
-afterEach((context) => {
-  if (context.task.result?.state !== 'fail') return;
-  for (const [name, server] of [['A', a], ['B', b]] as const) {
-    const lines = (server?.output() ?? '').split('\n').filter((line) => line.startsWith('{'));
-    if (lines.length) console.error(`process ${name} logged:\n${lines.slice(-20).join('\n')}`);
-  }
 });
-
-const A = () => apiClient(a?.url ?? '', { 'x-forwarded-for': nextClientIp() });
-const B = () => apiClient(b?.url ?? '', { 'x-forwarded-for': nextClientIp() });
-
-async function signUp(api: ApiClient, prefix: string): Promise<Person> {
-  const person = newPerson(prefix);
-  const res = await api.post<{ token: string }>('/signup', person);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return { token: res.body.token, email: person.email, password: person.password };
-}
 
 /** The newest link token of the given kind in mail to `email`, from any of the processes' outboxes. */
 async function mailedToken(servers: ChildServer[], email: string, link: RegExp): Promise<string> {
@@ -134,9 +76,9 @@ async function uploadTiny(api: { url: string }, token: string, seed: number): Pr
 }
 
 /** The bytes of a photo URL (as the API hands it out: a path) loaded from `server`. */
-async function load(server: ChildServer | undefined, url: string | null): Promise<{ status: number; bytes: Buffer }> {
+async function load(server: ChildServer, url: string | null): Promise<{ status: number; bytes: Buffer }> {
   expect(url).toBeTruthy();
-  const res = await fetch(new URL(url ?? '', server?.url));
+  const res = await fetch(new URL(url ?? '', server.url));
   return { status: res.status, bytes: Buffer.from(await res.arrayBuffer()) };
 }
 
@@ -151,7 +93,7 @@ describe('two app processes on one database and one bucket', () => {
     expect((await A().get('/api/profile', person.token)).status).toBe(200); // A has seen (and may keep) this token
 
     expect((await B().post('/forgot-password', { email: person.email })).status).toBe(200);
-    const resetToken = await mailedToken([b as ChildServer], person.email, RESET_LINK);
+    const resetToken = await mailedToken([cluster.b()], person.email, RESET_LINK);
     expect((await B().post('/reset-password', { token: resetToken, newPassword: 'a-brand-new-password' })).status).toBe(200);
 
     expect((await A().get('/api/profile', person.token)).status, 'the old session must end on A too').toBe(401);
@@ -163,11 +105,11 @@ describe('two app processes on one database and one bucket', () => {
 
   it("an upload on A is in B's gallery at once, and each process serves the other's photo URLs", async () => {
     const uploader = await signUp(A(), 'uploader');
-    const first = await uploadTiny(a as ChildServer, uploader.token, 101);
+    const first = await uploadTiny(cluster.a(), uploader.token, 101);
     // B reads the gallery (and caches it: the id lists and the serialized page) before each upload on A.
     for (const [seed, viewer] of [[102, uploader], [103, admin]] as const) {
       const before = await gallery(B(), viewer.token);
-      const id = await uploadTiny(a as ChildServer, uploader.token, seed);
+      const id = await uploadTiny(cluster.a(), uploader.token, seed);
       const after = await gallery(B(), viewer.token);
       expect(after.images[0]?._id, "B's gallery must show A's upload at once").toBe(id);
       expect(after.pagination.totalImages).toBe(before.pagination.totalImages + 1);
@@ -176,6 +118,7 @@ describe('two app processes on one database and one bucket', () => {
 
     const fromB = (await gallery(B(), uploader.token)).images[0];
     const fromA = (await gallery(A(), uploader.token)).images[0];
+    const [a, b] = [cluster.a(), cluster.b()];
     for (const [url, server] of [
       [fromB?.thumbnailURL, a], [fromB?.trimmedURL, a], [fromA?.thumbnailURL, b], [fromA?.trimmedURL, b],
     ] as const) {
@@ -189,25 +132,25 @@ describe('two app processes on one database and one bucket', () => {
   it('sign-in limits count attempts on both processes together', async () => {
     const person = await signUp(A(), 'guessed');
     const client = nextClientIp();
-    const from = (server: ChildServer | undefined) => apiClient(server?.url ?? '', { 'x-forwarded-for': client });
+    const from = (server: ChildServer) => apiClient(server.url, { 'x-forwarded-for': client });
     // 10 wrong passwords per account and client are allowed; five reach each process.
     for (let i = 0; i < 10; i += 1) {
-      const res = await from(i % 2 ? b : a).post('/signin', { email: person.email, password: `wrong-${i}` });
+      const res = await from(i % 2 ? cluster.b() : cluster.a()).post('/signin', { email: person.email, password: `wrong-${i}` });
       expect(res.status, `attempt ${i + 1}`).toBe(401);
     }
-    expect((await from(a).post('/signin', { email: person.email, password: 'wrong-again' })).status).toBe(429);
-    expect((await from(b).post('/signin', { email: person.email, password: 'wrong-again' })).status).toBe(429);
-    expect((await from(b).post('/signin', { email: person.email, password: person.password })).status, 'the limit holds even for the right password').toBe(429);
+    expect((await from(cluster.a()).post('/signin', { email: person.email, password: 'wrong-again' })).status).toBe(429);
+    expect((await from(cluster.b()).post('/signin', { email: person.email, password: 'wrong-again' })).status).toBe(429);
+    expect((await from(cluster.b()).post('/signin', { email: person.email, password: person.password })).status, 'the limit holds even for the right password').toBe(429);
   });
 
   it('switching a share off on A hides the photo on B at once, URLs included', async () => {
     const owner = await signUp(A(), 'owner');
     const recipient = await signUp(B(), 'recipient');
     // The confirmation mail came from B (where the account was made); the link is opened on A.
-    const proof = await mailedToken([a as ChildServer, b as ChildServer], recipient.email, CONFIRM_LINK);
+    const proof = await mailedToken([cluster.a(), cluster.b()], recipient.email, CONFIRM_LINK);
     expect((await A().post(`/api/address-proofs/${proof}/confirm`, {})).status).toBe(200);
 
-    const id = await uploadTiny(a as ChildServer, owner.token, 201);
+    const id = await uploadTiny(cluster.a(), owner.token, 201);
     expect((await A().post('/api/share-restricted', { imageIds: [id], emails: [recipient.email] }, owner.token)).status).toBe(200);
 
     // B serves the shared photo, and caches what it decided: the gallery, the detail, the URLs.
@@ -216,8 +159,8 @@ describe('two app processes on one database and one bucket', () => {
     expect(detail.status).toBe(200);
     const urls = [detail.body.thumbnailURL, detail.body.trimmedURL];
     for (const url of urls) {
-      expect((await load(b, url)).status).toBe(200);
-      expect((await load(a, url)).status).toBe(200);
+      expect((await load(cluster.b(), url)).status).toBe(200);
+      expect((await load(cluster.a(), url)).status).toBe(200);
     }
 
     const records = await A().get<{ restrictedAccessUserData: { _id: string; accessTo: string }[] }>('/getUserAccessData', owner.token);
@@ -229,8 +172,8 @@ describe('two app processes on one database and one bucket', () => {
     expect(await galleryIds(B(), recipient.token), 'gone from the gallery on B').not.toContain(id);
     expect((await B().get(`/api/images/${id}`, recipient.token)).status).toBe(404);
     for (const url of urls) {
-      expect((await load(b, url)).status, `${url} on B`).toBe(404);
-      expect((await load(a, url)).status, `${url} on A`).toBe(404);
+      expect((await load(cluster.b(), url)).status, `${url} on B`).toBe(404);
+      expect((await load(cluster.a(), url)).status, `${url} on A`).toBe(404);
     }
   });
 
@@ -240,7 +183,7 @@ describe('two app processes on one database and one bucket', () => {
     // A photo no other test here uploads (the crash test below needs its photos new to the library).
     const file = await readFile(path.join(TESTDATA, 'camera/Canon PowerShot A85.jpg'));
     const headers = { 'tus-resumable': '1.0.0', authorization: `Bearer ${person.token}` };
-    const created = await fetch(`${a?.url}/api/uploads`, {
+    const created = await fetch(`${cluster.a().url}/api/uploads`, {
       method: 'POST',
       headers: { ...headers, 'upload-length': String(file.length), 'upload-metadata': `filename ${Buffer.from('resumed.jpg').toString('base64')}` },
     });
@@ -249,7 +192,7 @@ describe('two app processes on one database and one bucket', () => {
 
     // On A, a PATCH sends a third of the file and goes quiet, its connection still open (the network
     // dropped it on the client's side): A goes on waiting for the rest.
-    const stalled = http.request(`${a?.url}/api/uploads/${id}`, {
+    const stalled = http.request(`${cluster.a().url}/api/uploads/${id}`, {
       method: 'PATCH',
       headers: { ...headers, 'upload-offset': '0', 'content-type': 'application/offset+octet-stream', 'content-length': String(file.length) },
     });
@@ -274,11 +217,11 @@ describe('two app processes on one database and one bucket', () => {
       let outcome: { status?: string; imageId?: string } = {};
       let firstHeadAt: number | undefined;
       for (let attempt = 0; attempt < 5 && outcome.status === undefined; attempt += 1) {
-        const head = await fetch(`${b?.url}/api/uploads/${id}`, { method: 'HEAD', headers });
+        const head = await fetch(`${cluster.b().url}/api/uploads/${id}`, { method: 'HEAD', headers });
         firstHeadAt ??= performance.now();
         expect(head.status).toBe(200);
         const offset = Number(head.headers.get('upload-offset'));
-        const rest = await fetch(`${b?.url}/api/uploads/${id}`, {
+        const rest = await fetch(`${cluster.b().url}/api/uploads/${id}`, {
           method: 'PATCH',
           headers: { ...headers, 'upload-offset': String(offset), 'content-type': 'application/offset+octet-stream' },
           body: file.subarray(offset),
@@ -294,7 +237,7 @@ describe('two app processes on one database and one bucket', () => {
       expect(outcome.status).toBe('kept');
 
       // What was stored is exactly the file (its hash is the content's, computed as it was ingested).
-      const db = new pg.Client({ connectionString: database?.url });
+      const db = new pg.Client({ connectionString: cluster.database().url });
       await db.connect();
       try {
         const { rows } = await db.query<{ content_hash: string; byte_size: string }>(
@@ -323,9 +266,9 @@ describe('two app processes on one database and one bucket', () => {
         'camera/Apple iPhone 5.jpg',
         'camera/Samsung SM-J327T1.jpg',
       ].map((file) => ({ source: path.join(TESTDATA, file), name: path.basename(file) }));
-      const db = new pg.Client({ connectionString: database?.url });
+      const db = new pg.Client({ connectionString: cluster.database().url });
       await db.connect();
-      const storage = new S3Storage(s3?.config ?? { bucket: '', region: '' }, new UrlSigner(JWT_SECRET));
+      const storage = new S3Storage(cluster.s3().config, new UrlSigner(JWT_SECRET));
       try {
         const uploaderId = Number((await A().get<{ id: string }>('/api/profile', uploader.token)).body.id);
         const state = async () =>
@@ -337,13 +280,13 @@ describe('two app processes on one database and one bucket', () => {
           ).rows;
 
         // The upload's answer never comes: A dies under it.
-        const uploading = upload(a?.url ?? '', uploader.token, files).catch(() => undefined);
+        const uploading = upload(cluster.a().url, uploader.token, files).catch(() => undefined);
         // Kill A once its first photo is done (the others are being decoded) or after a short while.
         const killAt = Date.now() + 8_000;
         while (Date.now() < killAt && !(await state()).some((row) => row.status === 'ready')) {
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await a?.kill();
+        await cluster.a().kill();
         await uploading;
 
         const left = await state();
@@ -369,7 +312,7 @@ describe('two app processes on one database and one bucket', () => {
         for (const id of resumable) {
           const image = await B().get<Image>(`/api/images/${id}`, uploader.token);
           expect(image.status).toBe(200);
-          expect((await load(b, image.body.thumbnailURL)).status).toBe(200);
+          expect((await load(cluster.b(), image.body.thumbnailURL)).status).toBe(200);
         }
         expect((await state()).filter((row) => row.status !== 'ready'), 'no upload left pending for good').toEqual([]);
       } finally {
