@@ -80,7 +80,8 @@ test('the timeline reads a month of 130 photos page by page as the reader scroll
   // Near the month's end its second page is asked for, with 'Loading more images...' meanwhile.
   await scrollTimelineToEnd(page);
   await expect(page.getByText(LOADING_MORE)).toBeVisible();
-  expect(secondPage.asked()).toBe(true);
+  // Polled: the text shows as the fetch starts, a moment before the browser's request reaches the route.
+  await expect.poll(() => secondPage.asked()).toBe(true);
   let maxRendered = 0;
   const counts = await renderedCounts(page);
   maxRendered = Math.max(maxRendered, counts.pictures, counts.tiles);
