@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
 import { newOwnerToken } from '../src/images/processing/claim-owner.js';
 import { UploadLocker, type UploadLockTiming } from '../src/resumable-uploads/upload-locker.js';
-import { UploadLocksRepository } from '../src/resumable-uploads/upload-locks.repository.js';
+import { UploadLocksRepository, type UploadLocksTable } from '../src/resumable-uploads/upload-locks.repository.js';
 import { deadOwnerToken } from './support/owner-tokens.js';
 import { openMigratedDatabase, testDatabases } from './support/databases.js';
 import { ManualClock } from './support/test-server.js';
@@ -18,6 +18,14 @@ const TIMEOUT = new Error('lock timeout');
 const FAST: UploadLockTiming = { leaseMs: 2_000, renewMs: 50, pollMs: 10, timeoutMs: 5_000 };
 
 const cleanups: (() => Promise<void>)[] = [];
+
+/** A lease as a process left it in the table, written straight into the database. */
+async function leaveLease(database: Database, ...rows: Omit<UploadLocksTable, 'release_asked'>[]): Promise<void> {
+  await database.db.withTables<{ upload_locks: UploadLocksTable }>()
+    .insertInto('upload_locks')
+    .values(rows.map((row) => ({ ...row, release_asked: 0 })))
+    .execute();
+}
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
@@ -77,13 +85,11 @@ describe.each(testDatabases)('upload locks across processes on %s', (kind) => {
   it('takes over at once from a dead process of this machine, and from a live one elsewhere only when its lease ran out', async () => {
     const { database, clock, locks, process } = await setUp();
     const until = new Date(clock.now().getTime() + 60_000).toISOString();
-    await database.db.withTables<{ upload_locks: { upload_id: string; holder: string; expires_at: string; release_asked: number } }>()
-      .insertInto('upload_locks')
-      .values([
-        { upload_id: 'left-by-the-dead', holder: deadOwnerToken(), expires_at: until, release_asked: 0 },
-        { upload_id: 'held-elsewhere', holder: 'another-host~boot|123|1|abcd', expires_at: until, release_asked: 0 },
-      ])
-      .execute();
+    await leaveLease(
+      database,
+      { upload_id: 'left-by-the-dead', holder: deadOwnerToken(), expires_at: until },
+      { upload_id: 'held-elsewhere', holder: 'another-host~boot|123|1|abcd', expires_at: until },
+    );
     const b = process();
     const started = Date.now();
     const orphan = b.newLock('left-by-the-dead');
@@ -99,6 +105,17 @@ describe.each(testDatabases)('upload locks across processes on %s', (kind) => {
     await elsewhere.lock(new AbortController().signal, () => undefined);
     await elsewhere.unlock();
     expect(await locks.askRelease('held-elsewhere'), 'unlocking removes the row').toBeUndefined();
+  });
+
+  it("takes over at once a lease its own process left behind (a release the database refused)", async () => {
+    const { database, clock, process } = await setUp();
+    const owner = newOwnerToken();
+    await leaveLease(database, { upload_id: 'not-released', holder: owner, expires_at: new Date(clock.now().getTime() + 60_000).toISOString() });
+    const lock = process(owner).newLock('not-released');
+    const started = Date.now();
+    await lock.lock(new AbortController().signal, () => undefined);
+    expect(Date.now() - started).toBeLessThan(1_000);
+    await lock.unlock();
   });
 
   it('a holder that stalled past its lease and lost the lock is asked to stop', async () => {

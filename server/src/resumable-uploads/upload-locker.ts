@@ -75,11 +75,11 @@ class UploadLock implements Lock {
 
   async unlock(): Promise<void> {
     clearInterval(this.renewal);
-    try {
-      await this.deps.locks.release(this.id, this.deps.owner);
-    } finally {
-      await this.local.unlock();
-    }
+    // tus unlocks after the request's work is done (bytes stored, answer decided): a release the
+    // database refuses must not turn that into an error. The row is then left to its lease; a request
+    // of this process takes it over at once (its own token), one elsewhere when the lease runs out.
+    await this.deps.locks.release(this.id, this.deps.owner).catch(() => undefined);
+    await this.local.unlock();
   }
 
   private async takeShared(signal: AbortSignal): Promise<void> {
