@@ -280,6 +280,7 @@ if (results.memory) {
       ['Measure', 'Value', 'Target', 'Verdict'],
       ['server peak RSS (VmHWM)', `${m.peakRssMB} MB`, `≤ ${TARGETS.peakRssMB} MB`, v],
       ['idle RSS before / after', `${m.idleRssMB} / ${m.rssAfterMB} MB`, '', ''],
+      ['decoder process peak; server + decoder at most (polled)', `${m.decoderPeakRssMB} MB; ${m.togetherPeakRssMB} MB`, '', 'no target: decision 0018'],
       ['upload throughput', `${m.imagesPerSecond} images/s (${m.seconds} s)`, '', ''],
       ['server CPU per image', `${m.serverCpuSecondsPerImage} s`, '', ''],
       ['other load on the machine meanwhile', `${m.otherLoadCores} cores`, '', ''],
@@ -298,6 +299,7 @@ if (results.memory) {
         ['server RSS idle after start', `${mix.idleRssMb} MB`, `≤ ${TARGETS.idleRssMB} MB`, idle],
         ['server peak RSS (VmHWM)', `${mix.peakRssMb} MB`, `≤ ${TARGETS.realMixPeakMB} MB`, peak],
         [`RSS when done / ${mix.settleSeconds} s later`, `${mix.rssDoneMb} / ${mix.rssSettledMb} MB`, `≤ ${TARGETS.settledRssMB} MB later`, settled],
+        ['decoder process peak; server + decoder at most (polled); together at the end', `${mix.decoderPeakRssMb} MB; ${mix.togetherPeakRssMb} MB; ${mix.togetherSettledMb} MB`, '', 'no target: decision 0018'],
         ['time, server CPU per photo', `${mix.seconds} s, ${mix.serverCpuSecondsPerImage} s`, '', ''],
         ['other load on the machine meanwhile', `${mix.otherLoadCores} cores`, '', ''],
       ]),
@@ -330,6 +332,7 @@ if (results.uploads) {
       ['multipart MB/s (same files, same server)', String(u.multipartMbPerSecond ?? ''), '', ''],
       ['tus ÷ multipart', u.tusVsMultipart === undefined ? '' : `${u.tusVsMultipart}×`, `≥ ${TARGETS.tusVsMultipart}×`, ratio ?? ''],
       ['server peak RSS during tus', `${u.peakRssMb} MB`, `≤ ${TARGETS.tusPeakRssMB} MB`, memory],
+      ['decoder process peak; server + decoder at most (polled)', `${u.decoderPeakRssMb} MB; ${u.togetherPeakRssMb} MB`, '', 'no target: decision 0018'],
     ]),
   );
 }

@@ -207,16 +207,41 @@ function tail(file, lines = 15) {
   }
 }
 
-/** User + system CPU seconds a process has used so far (Linux /proc). */
+/**
+ * User + system CPU seconds a process has used so far (Linux /proc), with its children's: those that
+ * ended (reaped: the kernel adds them to the parent's cutime/cstime) and those still running (the
+ * server's decoder process, decision 0018), so a server that decodes elsewhere is not counted as cheaper.
+ */
 export function cpuSeconds(pid) {
+  const stat = statFields(pid);
+  if (!stat) return Number.NaN;
+  const own = Number(stat[11]) + Number(stat[12]) + Number(stat[13]) + Number(stat[14]);
+  let children = 0;
+  for (const child of childrenOf(pid)) {
+    const fields = statFields(child);
+    if (fields) children += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return (own + children) / CLOCK_TICKS;
+}
+
+function statFields(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
-    return Number.NaN;
+    return undefined;
   }
 }
+
+/** The pids of a process's running children (the server's decoder process). */
+export function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 const CLOCK_TICKS = (() => {
   const r = spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' });
   return Number(r.stdout?.trim()) || 100;
@@ -285,10 +310,12 @@ export function watchOtherLoad() {
  */
 export async function underWatch(pid, work, { everyMs = 50, onSample } = {}) {
   let peakRss = 0;
+  const children = watchChildren(pid);
   const poll = setInterval(() => {
     const m = memoryOf(pid);
     if (!m) return;
     peakRss = Math.max(peakRss, m.rss);
+    children.sample(m.rss);
     onSample?.(m);
   }, everyMs);
   const cpuBefore = cpuSeconds(pid);
@@ -302,7 +329,38 @@ export async function underWatch(pid, work, { everyMs = 50, onSample } = {}) {
   }
   const seconds = (performance.now() - started) / 1000;
   const cpu = cpuSeconds(pid) - cpuBefore;
-  return { value, seconds, cpuSeconds: cpu, otherLoadCores: load.stop(cpu), peakRss };
+  children.sample(memoryOf(pid)?.rss ?? 0);
+  return { value, seconds, cpuSeconds: cpu, otherLoadCores: load.stop(cpu), peakRss, ...children.peaks() };
+}
+
+/**
+ * The server's children (its decoder process, which starts and ends with the work) watched beside
+ * it: their own peak (each one's VmHWM, read while it runs) and the peak of server + children
+ * together as polled — what the machine needed at once.
+ */
+export function watchChildren(pid) {
+  let childPeakRss = 0;
+  let togetherPeakRss = 0;
+  return {
+    sample(serverRss) {
+      let rss = 0;
+      for (const child of childrenOf(pid)) {
+        const m = memoryOf(child);
+        if (!m) continue;
+        rss += m.rss;
+        childPeakRss = Math.max(childPeakRss, m.hwm);
+      }
+      togetherPeakRss = Math.max(togetherPeakRss, serverRss + rss);
+    },
+    peaks: () => ({ childPeakRss, togetherPeakRss }),
+  };
+}
+
+/** Resident memory of a process and its running children together (bytes), or undefined. */
+export function treeRss(pid) {
+  const m = memoryOf(pid);
+  if (!m) return undefined;
+  return childrenOf(pid).reduce((sum, child) => sum + (memoryOf(child)?.rss ?? 0), m.rss);
 }
 
 /** Waits (up to `maxSeconds`) until the machine is nearly idle; resolves to the last busy fraction. */

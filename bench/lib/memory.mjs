@@ -27,7 +27,7 @@ export async function benchMemory({ targetBytes = 1024 ** 3, logLevel, env = {},
         if (samples % 20 === 0) timeline.push([Number(((performance.now() - started) / 1000).toFixed(1)), Math.round(m.rss / 1048576)]);
       };
       const watched = await underWatch(server.pid, () => bulkUpload(server.url, token, files), { onSample });
-      const { value: res, cpuSeconds: cpu, otherLoadCores, peakRss } = watched;
+      const { value: res, cpuSeconds: cpu, otherLoadCores, peakRss, childPeakRss, togetherPeakRss } = watched;
       const after = memoryOf(server.pid);
       if (res.status !== 200) throw new Error(`POST /bulk-upload answered ${res.status}: ${res.text.slice(0, 300)}`);
       const kept = res.json.results.filter((r) => r.status === 'kept').length;
@@ -45,10 +45,16 @@ export async function benchMemory({ targetBytes = 1024 ** 3, logLevel, env = {},
         peakRssMB: Math.round(Math.max(peakRss, after.hwm) / 1048576),
         peakPolledRssMB: Math.round(peakRss / 1048576),
         rssAfterMB: Math.round(after.rss / 1048576),
+        // The decoder process (decision 0018): its own peak, and the server's and its together as polled.
+        decoderPeakRssMB: Math.round(childPeakRss / 1048576),
+        togetherPeakRssMB: Math.round(togetherPeakRss / 1048576),
         samples,
         timeline,
       };
-      log(`  peak RSS ${result.peakRssMB} MB (idle ${result.idleRssMB} MB, after ${result.rssAfterMB} MB), ${result.imagesPerSecond} images/s over ${result.seconds} s`);
+      log(
+        `  peak RSS ${result.peakRssMB} MB (idle ${result.idleRssMB} MB, after ${result.rssAfterMB} MB), ${result.imagesPerSecond} images/s over ${result.seconds} s; ` +
+          `decoder process peak ${result.decoderPeakRssMB} MB, server + decoder ${result.togetherPeakRssMB} MB`,
+      );
       return result;
     } finally {
       await server.stop();

@@ -4,7 +4,7 @@
 // in, and its RSS 30 s after the last one is ready (issue 14's memory rows).
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { makeTempDir, memoryOf, removeTempDir, signUp, sleep, startServer, underWatch } from './common.mjs';
+import { makeTempDir, memoryOf, removeTempDir, signUp, sleep, startServer, treeRss, underWatch } from './common.mjs';
 import { uploadAll } from './tus-upload.mjs';
 
 const TESTDATA = '/work/shared/testdata/images';
@@ -55,12 +55,13 @@ export async function benchRealMix({ copies = 3, parallel = 3, settleSeconds = 3
       const idle = memoryOf(server.pid);
       const token = await signUp(server.url, { username: 'mix', email: 'mix@bench.example', password: 'bench-password' });
       const run = await underWatch(server.pid, () => uploadAll(server.url, token, files, parallel));
-      const { value: outcomes, seconds, cpuSeconds: cpu, otherLoadCores, peakRss } = run;
+      const { value: outcomes, seconds, cpuSeconds: cpu, otherLoadCores, peakRss, childPeakRss, togetherPeakRss } = run;
       const done = memoryOf(server.pid);
       const refused = outcomes.filter((o) => o.status !== 'kept');
       if (refused.length > 0) throw new Error(`${refused.length} of ${files.length} were not kept, e.g. ${JSON.stringify(refused[0])}`);
       await sleep(settleSeconds * 1000);
       const settled = memoryOf(server.pid);
+      const settledTogether = treeRss(server.pid);
       const result = {
         files: files.length,
         parallel,
@@ -73,10 +74,16 @@ export async function benchRealMix({ copies = 3, parallel = 3, settleSeconds = 3
         rssDoneMb: Math.round(done.rss / 1048576),
         settleSeconds,
         rssSettledMb: Math.round(settled.rss / 1048576),
+        // The decoder process (decision 0018): its own peak, the server's and its together as polled,
+        // and both together at the end (the process has ended by then unless something kept it).
+        decoderPeakRssMb: Math.round(childPeakRss / 1048576),
+        togetherPeakRssMb: Math.round(togetherPeakRss / 1048576),
+        togetherSettledMb: Math.round((settledTogether ?? 0) / 1048576),
       };
       log(
         `  idle ${result.idleRssMb} MB → peak ${result.peakRssMb} MB; ${result.rssDoneMb} MB when done, ` +
-          `${result.rssSettledMb} MB ${settleSeconds} s later (${result.seconds} s, ${result.serverCpuSecondsPerImage} s CPU per photo)`,
+          `${result.rssSettledMb} MB ${settleSeconds} s later (${result.seconds} s, ${result.serverCpuSecondsPerImage} s CPU per photo); ` +
+          `decoder process peak ${result.decoderPeakRssMb} MB, server + decoder ${result.togetherPeakRssMb} MB at most, ${result.togetherSettledMb} MB at the end`,
       );
       return result;
     } finally {

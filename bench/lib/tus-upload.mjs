@@ -27,7 +27,7 @@ export async function benchTusUpload({ targetBytes = 1024 ** 3, parallel = 3, co
       const token = await signUp(server.url, { username: 'bench', email: 'bench@bench.example', password: 'bench-password' });
       const idle = memoryOf(server.pid);
       const run = await underWatch(server.pid, () => uploadAll(server.url, token, files, parallel));
-      const { value: outcomes, seconds, cpuSeconds: cpu, otherLoadCores, peakRss } = run;
+      const { value: outcomes, seconds, cpuSeconds: cpu, otherLoadCores, peakRss, childPeakRss, togetherPeakRss } = run;
       const after = memoryOf(server.pid);
       const kept = outcomes.filter((o) => o.status === 'kept').length;
       if (kept !== count) throw new Error(`only ${kept} of ${count} tus uploads were kept: ${JSON.stringify(outcomes.find((o) => o.status !== 'kept'))}`);
@@ -44,8 +44,13 @@ export async function benchTusUpload({ targetBytes = 1024 ** 3, parallel = 3, co
         // VmHWM: the kernel's high-water mark of resident memory, so nothing between polls is missed.
         peakRssMb: Math.round(Math.max(peakRss, after.hwm) / 1048576),
         rssAfterMb: Math.round(after.rss / 1048576),
+        decoderPeakRssMb: Math.round(childPeakRss / 1048576),
+        togetherPeakRssMb: Math.round(togetherPeakRss / 1048576),
       };
-      log(`  tus: ${result.mbPerSecond} MB/s (${result.imagesPerSecond} images/s over ${result.seconds} s), peak RSS ${result.peakRssMb} MB (idle ${result.idleRssMb} MB)`);
+      log(
+        `  tus: ${result.mbPerSecond} MB/s (${result.imagesPerSecond} images/s over ${result.seconds} s), peak RSS ${result.peakRssMb} MB (idle ${result.idleRssMb} MB); ` +
+          `decoder process peak ${result.decoderPeakRssMb} MB, server + decoder ${result.togetherPeakRssMb} MB`,
+      );
       if (compareMultipart) {
         const again = writeVariants([canon], count, dir, 'multipart');
         const multipartCpuBefore = cpuSeconds(server.pid);

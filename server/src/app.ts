@@ -38,6 +38,7 @@ import { MediaAccessService } from './media-access/media-access.service.js';
 import { registerMediaRoutes } from './media-access/media.routes.js';
 import { MediaProcessor } from './images/processing/media-processor.js';
 import { TaskPool } from './images/processing/task-pool.js';
+import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
 import { nothingChangedInView } from './read-caches/scope-changes.js';
@@ -128,6 +129,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const database = openDatabase(config);
   // Image work still running at shutdown finishes first: it writes rows when done.
   const imagePool = new TaskPool(config.imageWorkers, config.imageMemoryBytes);
+  const imageDecoder = config.imageDecoder === 'process' ? decoderProcess : inlineDecoder;
   app.addHook('onClose', async () => {
     await imagePool.onIdle();
     await database.close();
@@ -169,7 +171,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const imagesRepository = new ImagesRepository(database.db);
   const mediaRepository = new MediaRepository(database.db);
   const processor = new MediaProcessor({
-    storage, media: mediaRepository, mediaClaims: new MediaClaimsRepository(database.db), pool: imagePool, clock, logger: app.log, tempDir: config.tempDir,
+    storage, media: mediaRepository, mediaClaims: new MediaClaimsRepository(database.db), pool: imagePool, decoder: imageDecoder, clock, logger: app.log, tempDir: config.tempDir,
   });
   const ingest = new IngestService({ media: mediaRepository, processor, clock });
   const tagsRepository = new TagsRepository(database.db, config.hiddenTags);
@@ -205,7 +207,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
   const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage, tagsRepository);
-  const profileImages = new ProfileImageService({ users, storage, pool: imagePool, clock, tempDir: config.tempDir });
+  const profileImages = new ProfileImageService({ users, storage, pool: imagePool, decoder: imageDecoder, clock, tempDir: config.tempDir });
   const templatesRepository = new TemplatesRepository(database.db);
   const templates = new TemplatesService(templatesRepository, clock);
   const accessRecords = new AccessRecordsRepository(database.db);

@@ -56,6 +56,8 @@ const envSchema = z.object({
   IMAGE_WORKERS: z.coerce.number().int().min(1).max(64).optional(),
   // Memory the decodes running side by side may take together; a larger one runs alone (task-pool.ts).
   IMAGE_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(100),
+  // Where pictures are decoded: a separate process that ends when idle (default), or the server's own.
+  IMAGE_DECODER: z.enum(['process', 'inline']).default('process'),
   TRASH_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
   // Fractions allowed (tests use seconds); at most 30 days.
   TUS_EXPIRY_HOURS: z.coerce.number().positive().max(720).default(24),
@@ -93,6 +95,8 @@ export interface Config {
   imageWorkers: number;
   /** Bytes the decodes running at once may hold together (a larger decode runs alone). */
   imageMemoryBytes: number;
+  /** 'process': decodes run in a decoder process that ends when idle (decoder-process/); 'inline': in the server. */
+  imageDecoder: 'process' | 'inline';
   /** Days a deleted image stays in the Trash before it is purged; 0: deleted at once. */
   trashDays: number;
   /**
@@ -150,6 +154,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
     imageMemoryBytes: e.IMAGE_MEMORY_MB * 1_000_000,
+    imageDecoder: e.IMAGE_DECODER,
     trashDays: e.TRASH_DAYS,
     resumableUploads: {
       dir: path.join(dataDir, 'tus'),

@@ -6,7 +6,8 @@ import type { UsersRepository } from '../auth/users.repository.js';
 import { AppError } from '../http/errors.js';
 import { sniffImageType } from '../images/ingest/file-type.js';
 import { receiveFile } from '../images/ingest/receive-file.js';
-import { deriveAvatar, probeImage, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
+import type { ImageDecoder } from '../decoder-process/decoder-process.js';
+import { probeImage, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
 import type { TaskPool } from '../images/processing/task-pool.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { MediaStorage } from '../storage/storage.js';
@@ -20,7 +21,7 @@ const AVATAR_SIZE = 256;
  */
 export class ProfileImageService {
   constructor(
-    private readonly deps: { users: UsersRepository; storage: MediaStorage; pool: TaskPool; clock: Clock; tempDir: string },
+    private readonly deps: { users: UsersRepository; storage: MediaStorage; pool: TaskPool; decoder: ImageDecoder; clock: Clock; tempDir: string },
   ) {}
 
   async replace(user: AuthUser, stream: Readable & { truncated?: boolean }, maxBytes: number): Promise<string> {
@@ -29,11 +30,10 @@ export class ProfileImageService {
       if (stream.truncated) throw new AppError(413, `The file is larger than the ${Math.round(maxBytes / 1048576)} MB limit.`);
       const type = await sniffImageType(received.head);
       if ('refused' in type) throw new AppError(415, type.refused);
-      const avatar = await this.deps.pool
-        .run(async () => {
-          await probeImage(received.tempPath, type.decoder);
-          return deriveAvatar(received.tempPath, type.decoder, AVATAR_SIZE);
-        })
+      const { pool, decoder } = this.deps;
+      const avatar = await probeImage(received.tempPath, type.decoder)
+        // The decode's peak memory reserved in the pool, as for any upload (task-pool.ts).
+        .then((probed) => pool.run(() => decoder.avatar(received.tempPath, type.decoder, AVATAR_SIZE), probed.processingBytes))
         .catch((error: unknown) => {
           if (error instanceof UnreadableImageError) throw new AppError(error instanceof TooManyPixelsError ? 413 : 400, error.message);
           throw error;

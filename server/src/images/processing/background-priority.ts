@@ -49,3 +49,24 @@ export function lowerThisThread(): void {
     // Not available: the thread keeps the normal priority.
   }
 }
+
+/**
+ * Lowers every thread of this process (the decoder process: all of it is image work). Threads
+ * started later inherit the nice value of the thread that starts them, so this is done once, first.
+ */
+export function lowerWholeProcess(): void {
+  if (process.platform !== 'linux') return;
+  let tids: string[];
+  try {
+    tids = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const name of tids) {
+    try {
+      os.setPriority(Number(name), BACKGROUND_NICE);
+    } catch {
+      // The thread ended meanwhile, or priorities cannot be changed here: nothing to do.
+    }
+  }
+}

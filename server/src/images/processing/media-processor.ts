@@ -15,7 +15,8 @@ import type { MediaRepository, NewMedia } from '../media.repository.js';
 import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
 import { afterImageWork } from './give-back-memory.js';
-import { deriveImages, type ProbedImage, probeImage, UnreadableImageError } from './derive.js';
+import type { ImageDecoder } from '../../decoder-process/decoder-process.js';
+import { type ProbedImage, probeImage, UnreadableImageError } from './derive.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
 
@@ -65,6 +66,7 @@ export class MediaProcessor {
       media: MediaRepository;
       mediaClaims: MediaClaimsRepository;
       pool: TaskPool;
+      decoder: ImageDecoder;
       clock: Clock;
       logger: FastifyBaseLogger;
       tempDir: string;
@@ -228,7 +230,7 @@ export class MediaProcessor {
    * pending (the caller forgets it, or the sweep retries it).
    */
   private async run(row: MediaRow, localFile: string, decoder: Decoder, storeOriginal: boolean, probed?: ProbedImage): Promise<ProcessOutcome | Elsewhere> {
-    const { storage, pool, media } = this.deps;
+    const { storage, pool, media, decoder: imageDecoder } = this.deps;
     const owner = this.claims.owner;
     const keys = derivedKeys(row.content_hash);
     const originalStored = storeOriginal ? storage.putFile(row.original_key, localFile, row.mime) : Promise.resolve();
@@ -245,7 +247,7 @@ export class MediaProcessor {
         // Deleted (or taken over) while it waited for its turn: not worth decoding.
         const current = await media.findById(row.id);
         if (current?.status !== 'pending' || current.claimed_by !== owner) return undefined;
-        const [images, exif] = await Promise.all([deriveImages(localFile, decoder), readExif(localFile)]);
+        const [images, exif] = await Promise.all([imageDecoder.derive(localFile, decoder), readExif(localFile)]);
         return { images, exif };
       }, processingBytes);
       if (derived) {

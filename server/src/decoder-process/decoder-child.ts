@@ -1,0 +1,39 @@
+import { deriveAvatar, deriveImages, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
+import { lowerWholeProcess } from '../images/processing/background-priority.js';
+import type { DecodeReply, DecodeRequest } from './protocol.js';
+
+/**
+ * The decoder process's entry (decoder-process.ts). Everything that holds pixels — libvips, the HEIC
+ * decoder's WebAssembly, libaom for AVIF — runs here, so the server never holds them, and all of it
+ * goes back to the system when this process ends. The whole process runs at a background priority:
+ * a person browsing is served first.
+ */
+lowerWholeProcess();
+
+const send = (reply: DecodeReply) => process.send?.(reply);
+
+process.on('message', (request: DecodeRequest) => {
+  void answer(request).then(send, (error: unknown) =>
+    send({
+      id: request.id,
+      ok: false,
+      unreadable: error instanceof UnreadableImageError,
+      tooManyPixels: error instanceof TooManyPixelsError,
+      message: error instanceof Error ? error.message : String(error),
+    }),
+  );
+});
+
+// The server went away (stopped, or killed with SIGKILL): nobody is left to answer to, and this
+// process writes nothing, so it ends at once. Not process.exit(): that waits for the decodes under
+// way in libvips to finish (measured ~1 s with AVIFs queued), holding their memory meanwhile.
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+
+async function answer(request: DecodeRequest): Promise<DecodeReply> {
+  if (request.kind === 'avatar') {
+    const data = await deriveAvatar(request.file, request.decoder, request.size);
+    return { id: request.id, ok: true, kind: 'avatar', data };
+  }
+  const derived = await deriveImages(request.file, request.decoder);
+  return { id: request.id, ok: true, kind: 'derive', ...derived };
+}

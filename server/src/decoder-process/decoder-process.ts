@@ -1,0 +1,176 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Decoder } from '../images/ingest/file-type.js';
+import { deriveAvatar, deriveImages, type DerivedImages, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
+import type { DecodeReply, DecodeRequest, EncodedImage } from './protocol.js';
+
+/** Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image). */
+export interface ImageDecoder {
+  derive(file: string, decoder: Decoder): Promise<DerivedImages>;
+  avatar(file: string, decoder: Decoder, size: number): Promise<Buffer>;
+}
+
+/**
+ * How long the decoder process is kept without work. Starting one costs ~0.2 s of CPU (node and
+ * libvips loading); an upload page sending files three at a time keeps it busy, and once the work
+ * pauses this long the process ends and every byte its decodes held goes back to the system.
+ */
+export const DECODER_IDLE_MS = 5000;
+
+/** A request crashing its decoder twice (a hostile file) is refused rather than tried for ever. */
+const ATTEMPTS = 2;
+
+// Under the test runner this module is TypeScript source; the process then loads through tsx too.
+const fromSource = import.meta.url.endsWith('.ts');
+const entry = fileURLToPath(new URL(fromSource ? './decoder-child.ts' : './decoder-child.js', import.meta.url));
+
+/** Omit over each member of a union, so each kind keeps its own fields. */
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** A request before it is given an id. */
+type Job = DistributiveOmit<DecodeRequest, 'id'>;
+
+interface Pending {
+  job: Job;
+  attempts: number;
+  resolve(reply: DecodeReply & { ok: true }): void;
+  reject(error: Error): void;
+}
+
+interface Child {
+  process: ChildProcess;
+  pending: Map<number, Pending>;
+}
+
+/**
+ * Image decoding in a separate process (issue 14, decision 0018). A 20 MP AVIF takes ~300 MB to
+ * decode and a 12 MP HEIC ~160 MB; inside the server that memory stayed its own peak, and what libvips
+ * and glibc kept after it stayed resident. Here the server holds only file names and the encoded
+ * results (a few hundred KB); the process starts on the first picture, runs whatever the image pool
+ * lets run at once (task-pool.ts still decides how many and how large), ends after
+ * DECODER_IDLE_MS without work, and runs at a background priority as a whole. A decoder that
+ * crashes (a hostile file, the kernel's out-of-memory killer) takes down this process, not the
+ * server: what it was doing is tried once more in a new one, then refused as undecodable. If the
+ * server dies, the process sees its channel close and exits.
+ */
+export class DecoderProcess implements ImageDecoder {
+  private child: Child | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  private nextId = 0;
+
+  constructor(private readonly idleMs = DECODER_IDLE_MS) {}
+
+  /** The running decoder process's pid (tests and the bench watch it), if one runs. */
+  get pid(): number | undefined {
+    return this.child?.process.pid;
+  }
+
+  async derive(file: string, decoder: Decoder): Promise<DerivedImages> {
+    const reply = await this.request({ kind: 'derive', file, decoder });
+    if (reply.kind !== 'derive') throw new Error('the decoder process answered another request');
+    return { display: image(reply.display), thumbnail: image(reply.thumbnail), placeholder: reply.placeholder };
+  }
+
+  async avatar(file: string, decoder: Decoder, size: number): Promise<Buffer> {
+    const reply = await this.request({ kind: 'avatar', file, decoder, size });
+    if (reply.kind !== 'avatar') throw new Error('the decoder process answered another request');
+    return bytes(reply.data);
+  }
+
+  /** Ends the process; requests still in it fail. */
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const child = this.child;
+    this.child = undefined;
+    if (!child) return;
+    const exited = new Promise((resolve) => child.process.once('exit', resolve));
+    if (child.process.exitCode === null && child.process.signalCode === null) {
+      child.process.kill('SIGKILL');
+      await exited;
+    }
+  }
+
+  private request(job: Job): Promise<DecodeReply & { ok: true }> {
+    return new Promise((resolve, reject) => this.send({ job, attempts: 0, resolve, reject }));
+  }
+
+  private send(pending: Pending): void {
+    clearTimeout(this.idleTimer);
+    const child = (this.child ??= this.start());
+    const id = (this.nextId += 1);
+    pending.attempts += 1;
+    child.pending.set(id, pending);
+    // While work is under way the channel keeps the server's event loop alive (a shutdown waits for it).
+    child.process.channel?.ref();
+    child.process.send({ id, ...pending.job } as DecodeRequest);
+  }
+
+  private start(): Child {
+    const child: Child = {
+      process: fork(entry, [], {
+        serialization: 'advanced',
+        execArgv: fromSource ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      }),
+      pending: new Map(),
+    };
+    child.process.unref();
+    child.process.on('message', (reply: DecodeReply) => this.settle(child, reply));
+    child.process.on('exit', (code, signal) => this.lost(child, signal ?? `exit code ${code}`));
+    child.process.on('error', (error) => this.lost(child, error.message));
+    return child;
+  }
+
+  private settle(child: Child, reply: DecodeReply): void {
+    const pending = child.pending.get(reply.id);
+    child.pending.delete(reply.id);
+    if (child.pending.size === 0) this.rest(child);
+    if (!pending) return;
+    if (reply.ok) pending.resolve(reply);
+    else if (reply.tooManyPixels) pending.reject(new TooManyPixelsError(reply.message));
+    else if (reply.unreadable) pending.reject(new UnreadableImageError(reply.message));
+    else pending.reject(new Error(reply.message));
+  }
+
+  /** The process ended with work in it: each request is tried again in a new one, or refused. */
+  private lost(child: Child, how: string): void {
+    if (this.child === child) {
+      this.child = undefined;
+      clearTimeout(this.idleTimer);
+    }
+    const orphans = [...child.pending.values()];
+    child.pending.clear();
+    for (const pending of orphans) {
+      if (pending.attempts < ATTEMPTS) this.send(pending);
+      else pending.reject(new UnreadableImageError(`The image could not be decoded: its decoder stopped (${how}).`));
+    }
+  }
+
+  /** Nothing in flight: the channel no longer keeps the server up, and the process ends if no work comes. */
+  private rest(child: Child): void {
+    child.process.channel?.unref();
+    if (this.child !== child) return;
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.child !== child || child.pending.size > 0) return;
+      this.child = undefined;
+      child.process.disconnect();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
+}
+
+function image(encoded: EncodedImage): DerivedImages['display'] {
+  return { data: bytes(encoded.data), width: encoded.width, height: encoded.height };
+}
+
+/** The structured clone arrives as a Uint8Array; a Buffer over the same memory, not a copy. */
+function bytes(data: Uint8Array): Buffer {
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+}
+
+/** Decodes in the server's own process (`IMAGE_DECODER=inline`): what the bench compares against. */
+export const inlineDecoder: ImageDecoder = { derive: deriveImages, avatar: deriveAvatar };
+
+/** The server's decoder process (one, however many servers a test file builds). */
+export const decoderProcess = new DecoderProcess();

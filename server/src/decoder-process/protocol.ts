@@ -1,0 +1,21 @@
+import type { Decoder } from '../images/ingest/file-type.js';
+
+/** What the server asks of the decoder process: one picture's derived images, or an avatar. */
+export type DecodeRequest =
+  | { id: number; kind: 'derive'; file: string; decoder: Decoder }
+  | { id: number; kind: 'avatar'; file: string; decoder: Decoder; size: number };
+
+export interface EncodedImage {
+  data: Uint8Array;
+  width: number;
+  height: number;
+}
+
+/**
+ * Its answer. `unreadable`: the file cannot become an image, and `message` says why to the person
+ * who uploaded it (derive.ts's UnreadableImageError, kept across the process boundary).
+ */
+export type DecodeReply =
+  | { id: number; ok: true; kind: 'derive'; display: EncodedImage; thumbnail: EncodedImage; placeholder: string }
+  | { id: number; ok: true; kind: 'avatar'; data: Uint8Array }
+  | { id: number; ok: false; unreadable: boolean; tooManyPixels: boolean; message: string };

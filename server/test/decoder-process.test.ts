@@ -1,0 +1,135 @@
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DecoderProcess } from '../src/decoder-process/decoder-process.js';
+import { deriveImages, TooManyPixelsError, UnreadableImageError } from '../src/images/processing/derive.js';
+import { TESTDATA } from './support/images.js';
+
+const JPEG = path.join(TESTDATA, 'large/canon-eos-5d-mark-iii-22mp.jpg');
+const HEIC = path.join(TESTDATA, 'formats/iphone-xr-orient6-gps.heic');
+// Takes a second or more to decode: long enough to kill its decoder midway.
+const AVIF = path.join(TESTDATA, 'formats/canon-eos-70d-20mp.avif');
+
+/** Running (a process that ended but is not reaped yet, a zombie, counts as ended). */
+const alive = (pid: number) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until(check: () => boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(20);
+  }
+}
+
+/** The nice value of every thread of a process (Linux /proc: field 19 of each task's stat). */
+function niceOfThreads(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe('the decoder process', () => {
+  let decoders: DecoderProcess | undefined;
+  afterEach(async () => {
+    await decoders?.close();
+    decoders = undefined;
+  });
+
+  it('makes the same derived images as decoding in the server, for JPEG and HEIC', async () => {
+    decoders = new DecoderProcess();
+    for (const [file, decoder] of [[JPEG, 'sharp'], [HEIC, 'heic']] as const) {
+      const [there, here] = await Promise.all([decoders.derive(file, decoder), deriveImages(file, decoder)]);
+      expect(Buffer.isBuffer(there.display.data)).toBe(true);
+      expect({ ...there.display, data: there.display.data.length }).toEqual({ ...here.display, data: here.display.data.length });
+      expect(there.thumbnail.data.equals(here.thumbnail.data)).toBe(true);
+      expect(there.placeholder).toBe(here.placeholder);
+    }
+  }, 60_000);
+
+  it('runs at a background priority, every thread of it, and ends once idle', async () => {
+    decoders = new DecoderProcess(300);
+    await decoders.derive(JPEG, 'sharp');
+    const pid = decoders.pid;
+    expect(pid).toBeDefined();
+    if (process.platform === 'linux') expect(new Set(niceOfThreads(pid!))).toEqual(new Set([10]));
+    await until(() => !alive(pid!));
+    expect(decoders.pid).toBeUndefined();
+    // The next picture starts a new one.
+    await decoders.derive(JPEG, 'sharp');
+    expect(decoders.pid).not.toBe(pid);
+  }, 30_000);
+
+  it('keeps a refusal’s reason and kind across the process boundary', async () => {
+    decoders = new DecoderProcess();
+    const refusal = await decoders.derive(path.join(TESTDATA, 'broken/truncated_jpeg.jpg'), 'sharp').catch((error: unknown) => error);
+    const inline = await deriveImages(path.join(TESTDATA, 'broken/truncated_jpeg.jpg'), 'sharp').catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(UnreadableImageError);
+    expect(refusal).not.toBeInstanceOf(TooManyPixelsError);
+    expect((refusal as Error).message).toBe((inline as Error).message);
+  }, 30_000);
+
+  it('tries a picture again in a new process when its decoder dies, and refuses it when that one dies too', async () => {
+    decoders = new DecoderProcess();
+    const first = decoders.derive(AVIF, 'sharp');
+    await until(() => decoders!.pid !== undefined);
+    const killed = decoders.pid!;
+    await sleep(300);
+    process.kill(killed, 'SIGKILL');
+    const derived = await first;
+    expect(derived.display.width).toBeGreaterThan(0);
+    expect(decoders.pid).not.toBe(killed);
+
+    // Each attempt's process killed: the picture is refused as undecodable, not tried for ever.
+    const second = decoders.derive(AVIF, 'sharp').catch((error: unknown) => error);
+    let kills = 0;
+    let last: number | undefined;
+    while (kills < 2) {
+      const pid = decoders.pid;
+      if (pid !== undefined && pid !== last && alive(pid)) {
+        await sleep(200);
+        process.kill(pid, 'SIGKILL');
+        last = pid;
+        kills += 1;
+      }
+      await sleep(20);
+    }
+    const refusal = await second;
+    expect(refusal).toBeInstanceOf(UnreadableImageError);
+    expect((refusal as Error).message).toMatch(/^The image could not be decoded: its decoder stopped \(SIGKILL\)\.$/);
+    // Other work goes on.
+    expect((await decoders.derive(JPEG, 'sharp')).display.width).toBe(1920);
+  }, 60_000);
+
+  it('ends when the server is killed with SIGKILL in the middle of a decode', async () => {
+    const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+    const module = pathToFileURL(path.resolve(import.meta.dirname, '../src/decoder-process/decoder-process.ts')).href;
+    const script = `
+      const { DecoderProcess } = await import(${JSON.stringify(module)});
+      const decoders = new DecoderProcess();
+      // Seconds of work queued: a decoder left to finish it would outlive the deadline below.
+      for (let i = 0; i < 4; i += 1) void decoders.derive(${JSON.stringify(AVIF)}, 'sharp');
+      const timer = setInterval(() => { if (decoders.pid) { console.log(decoders.pid); clearInterval(timer); } }, 10);
+      setInterval(() => {}, 1000);`;
+    const server = spawn(process.execPath, ['--import', tsx, '--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const decoderPid = await new Promise<number>((resolve, reject) => {
+      server.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+      server.once('exit', (code) => reject(new Error(`the script exited (${code})`)));
+    });
+    expect(alive(decoderPid)).toBe(true);
+    await sleep(300);
+    server.kill('SIGKILL');
+    await until(() => !alive(decoderPid), 1000);
+  }, 30_000);
+});
