@@ -15,15 +15,19 @@ const IMAGE_THREAD = 'libvips worker';
 
 const lowered = new Set<number>();
 
+/** The ids of this process's threads (Linux /proc); none elsewhere. */
+function threadIds(): string[] {
+  if (process.platform !== 'linux') return [];
+  try {
+    return readdirSync('/proc/self/task');
+  } catch {
+    return [];
+  }
+}
+
 /** Lowers every libvips worker thread not lowered yet (cheap: one small directory read). */
 export function lowerImageThreads(): void {
-  if (process.platform !== 'linux') return;
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return;
-  }
+  const tids = threadIds();
   // Forget threads that ended, so the set stays as small as the thread count.
   if (lowered.size > tids.length * 2) lowered.clear();
   for (const name of tids) {
@@ -55,14 +59,7 @@ export function lowerThisThread(): void {
  * started later inherit the nice value of the thread that starts them, so this is done once, first.
  */
 export function lowerWholeProcess(): void {
-  if (process.platform !== 'linux') return;
-  let tids: string[];
-  try {
-    tids = readdirSync('/proc/self/task');
-  } catch {
-    return;
-  }
-  for (const name of tids) {
+  for (const name of threadIds()) {
     try {
       os.setPriority(Number(name), BACKGROUND_NICE);
     } catch {
