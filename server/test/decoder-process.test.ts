@@ -10,6 +10,7 @@ import { TESTDATA } from './support/images.js';
 
 const JPEG = path.join(TESTDATA, 'large/canon-eos-5d-mark-iii-22mp.jpg');
 const HEIC = path.join(TESTDATA, 'formats/iphone-xr-orient6-gps.heic');
+const TINY = path.join(TESTDATA, 'tiny/iphone-xr-1x1-gps.jpg');
 // Takes a second or more to decode: long enough to kill its decoder midway.
 const AVIF = path.join(TESTDATA, 'formats/canon-eos-70d-20mp.avif');
 
@@ -59,7 +60,7 @@ describe('the decoder process', () => {
   }, 60_000);
 
   it('runs at a background priority, every thread of it, and ends once idle', async () => {
-    decoders = new DecoderProcess(300);
+    decoders = new DecoderProcess({ idleMs: 300 });
     await decoders.derive(JPEG, 'sharp');
     const pid = decoders.pid;
     expect(pid).toBeDefined();
@@ -111,6 +112,16 @@ describe('the decoder process', () => {
     // Other work goes on.
     expect((await decoders.derive(JPEG, 'sharp')).display.width).toBe(1920);
   }, 60_000);
+
+  it('refuses a picture that takes longer than the time allowed, and goes on with the next', async () => {
+    decoders = new DecoderProcess({ timeoutMs: 200 });
+    // Started and warm, so only the AVIF's own decode (~0.5 s here) is timed.
+    await decoders.derive(TINY, 'sharp');
+    const slow = await decoders.derive(AVIF, 'sharp').catch((error: unknown) => error);
+    expect(slow).toBeInstanceOf(UnreadableImageError);
+    expect((slow as Error).message).toBe('The image could not be decoded: it took longer than 0.2 s.');
+    expect((await decoders.derive(TINY, 'sharp')).display.width).toBe(1);
+  }, 30_000);
 
   it('ends when the server is killed with SIGKILL in the middle of a decode', async () => {
     const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

@@ -1,6 +1,7 @@
 import { deriveAvatar, deriveImages, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
 import { lowerWholeProcess } from '../images/processing/background-priority.js';
-import type { DecodeReply, DecodeRequest } from './protocol.js';
+import { loadSharp } from '../images/processing/sharp-loader.js';
+import type { DecodeReply, DecodeRequest, DecoderReady } from './protocol.js';
 
 /**
  * The decoder process's entry (decoder-process.ts). Everything that holds pixels — libvips, the HEIC
@@ -10,7 +11,13 @@ import type { DecodeReply, DecodeRequest } from './protocol.js';
  */
 lowerWholeProcess();
 
-const send = (reply: DecodeReply) => process.send?.(reply);
+// The server went away (stopped, or killed with SIGKILL): nobody is left to answer to, and this
+// process writes nothing, so it ends at once. Not process.exit(): that waits for the decodes under
+// way in libvips to finish (measured ~1 s with AVIFs queued), holding their memory meanwhile.
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+
+// A send that fails finds the server gone; 'disconnect' above ends this process.
+const send = (reply: DecodeReply | DecoderReady) => process.send?.(reply, undefined, {}, () => undefined);
 
 process.on('message', (request: DecodeRequest) => {
   void answer(request).then(send, (error: unknown) =>
@@ -24,10 +31,9 @@ process.on('message', (request: DecodeRequest) => {
   );
 });
 
-// The server went away (stopped, or killed with SIGKILL): nobody is left to answer to, and this
-// process writes nothing, so it ends at once. Not process.exit(): that waits for the decodes under
-// way in libvips to finish (measured ~1 s with AVIFs queued), holding their memory meanwhile.
-process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+// libvips loaded before saying so: a picture's time limit then counts its own decode only.
+await loadSharp();
+send({ ready: true });
 
 async function answer(request: DecodeRequest): Promise<DecodeReply> {
   if (request.kind === 'avatar') {

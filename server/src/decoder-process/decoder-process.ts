@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Decoder } from '../images/ingest/file-type.js';
 import { deriveAvatar, deriveImages, type DerivedImages, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
-import type { DecodeReply, DecodeRequest, EncodedImage } from './protocol.js';
+import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
 
 /** Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image). */
 export interface ImageDecoder {
@@ -21,6 +21,14 @@ export const DECODER_IDLE_MS = 5000;
 /** A request crashing its decoder twice (a hostile file) is refused rather than tried for ever. */
 const ATTEMPTS = 2;
 
+/**
+ * The longest one picture may take. The slowest test photo (a 20 MP AVIF) takes ~1.5 s here, so this
+ * leaves a slow box (a Raspberry Pi, ten times slower) far more than it needs, while a file that
+ * sends a codec into an endless loop no longer holds a place in the image pool for ever: its
+ * process is ended and the picture refused (the others in it are tried again).
+ */
+export const DECODE_TIMEOUT_MS = 5 * 60_000;
+
 // Under the test runner this module is TypeScript source; the process then loads through tsx too.
 const fromSource = import.meta.url.endsWith('.ts');
 const entry = fileURLToPath(new URL(fromSource ? './decoder-child.ts' : './decoder-child.js', import.meta.url));
@@ -33,6 +41,8 @@ type Job = DistributiveOmit<DecodeRequest, 'id'>;
 interface Pending {
   job: Job;
   attempts: number;
+  timer?: NodeJS.Timeout;
+  timedOut?: boolean;
   resolve(reply: DecodeReply & { ok: true }): void;
   reject(error: Error): void;
 }
@@ -40,6 +50,8 @@ interface Pending {
 interface Child {
   process: ChildProcess;
   pending: Map<number, Pending>;
+  /** Loaded and listening: time limits run from then, so a slow start counts against no picture. */
+  ready: boolean;
 }
 
 /**
@@ -58,7 +70,13 @@ export class DecoderProcess implements ImageDecoder {
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 0;
 
-  constructor(private readonly idleMs = DECODER_IDLE_MS) {}
+  private readonly idleMs: number;
+  private readonly timeoutMs: number;
+
+  constructor({ idleMs = DECODER_IDLE_MS, timeoutMs = DECODE_TIMEOUT_MS }: { idleMs?: number; timeoutMs?: number } = {}) {
+    this.idleMs = idleMs;
+    this.timeoutMs = timeoutMs;
+  }
 
   /** The running decoder process's pid (tests and the bench watch it), if one runs. */
   get pid(): number | undefined {
@@ -100,9 +118,17 @@ export class DecoderProcess implements ImageDecoder {
     const id = (this.nextId += 1);
     pending.attempts += 1;
     child.pending.set(id, pending);
+    if (child.ready) this.startClock(child, pending);
     // While work is under way the channel keeps the server's event loop alive (a shutdown waits for it).
     child.process.channel?.ref();
     child.process.send({ id, ...pending.job } as DecodeRequest);
+  }
+
+  private startClock(child: Child, pending: Pending): void {
+    pending.timer = setTimeout(() => {
+      pending.timedOut = true;
+      child.process.kill('SIGKILL');
+    }, this.timeoutMs);
   }
 
   private start(): Child {
@@ -113,9 +139,14 @@ export class DecoderProcess implements ImageDecoder {
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
       pending: new Map(),
+      ready: false,
     };
     child.process.unref();
-    child.process.on('message', (reply: DecodeReply) => this.settle(child, reply));
+    child.process.on('message', (reply: DecodeReply | DecoderReady) => {
+      if (!('ready' in reply)) return this.settle(child, reply);
+      child.ready = true;
+      for (const pending of child.pending.values()) this.startClock(child, pending);
+    });
     child.process.on('exit', (code, signal) => this.lost(child, signal ?? `exit code ${code}`));
     child.process.on('error', (error) => this.lost(child, error.message));
     return child;
@@ -126,6 +157,7 @@ export class DecoderProcess implements ImageDecoder {
     child.pending.delete(reply.id);
     if (child.pending.size === 0) this.rest(child);
     if (!pending) return;
+    clearTimeout(pending.timer);
     if (reply.ok) pending.resolve(reply);
     else if (reply.tooManyPixels) pending.reject(new TooManyPixelsError(reply.message));
     else if (reply.unreadable) pending.reject(new UnreadableImageError(reply.message));
@@ -141,7 +173,10 @@ export class DecoderProcess implements ImageDecoder {
     const orphans = [...child.pending.values()];
     child.pending.clear();
     for (const pending of orphans) {
-      if (pending.attempts < ATTEMPTS) this.send(pending);
+      clearTimeout(pending.timer);
+      if (pending.timedOut) {
+        pending.reject(new UnreadableImageError(`The image could not be decoded: it took longer than ${this.timeoutMs / 1000} s.`));
+      } else if (pending.attempts < ATTEMPTS) this.send(pending);
       else pending.reject(new UnreadableImageError(`The image could not be decoded: its decoder stopped (${how}).`));
     }
   }

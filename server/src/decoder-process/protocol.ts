@@ -19,3 +19,8 @@ export type DecodeReply =
   | { id: number; ok: true; kind: 'derive'; display: EncodedImage; thumbnail: EncodedImage; placeholder: string }
   | { id: number; ok: true; kind: 'avatar'; data: Uint8Array }
   | { id: number; ok: false; unreadable: boolean; tooManyPixels: boolean; message: string };
+
+/** Sent once, when the process has loaded and listens: a picture's time limit counts from here. */
+export interface DecoderReady {
+  ready: true;
+}
