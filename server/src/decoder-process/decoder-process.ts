@@ -62,8 +62,9 @@ interface Child {
  * lets run at once (task-pool.ts still decides how many and how large), ends after
  * DECODER_IDLE_MS without work, and runs at a background priority as a whole. A decoder that
  * crashes (a hostile file, the kernel's out-of-memory killer) takes down this process, not the
- * server: what it was doing is tried once more in a new one, then refused as undecodable. If the
- * server dies, the process sees its channel close and exits.
+ * server: what it was doing is tried once more in a new one, then refused as undecodable; a picture
+ * over DECODE_TIMEOUT_MS ends its process and is refused. If the server dies, the process sees its
+ * channel close and exits.
  */
 export class DecoderProcess implements ImageDecoder {
   private child: Child | undefined;
@@ -101,6 +102,12 @@ export class DecoderProcess implements ImageDecoder {
     const child = this.child;
     this.child = undefined;
     if (!child) return;
+    const abandoned = [...child.pending.values()];
+    child.pending.clear();
+    for (const pending of abandoned) {
+      clearTimeout(pending.timer);
+      pending.reject(new Error('the decoder process was closed'));
+    }
     const exited = new Promise((resolve) => child.process.once('exit', resolve));
     if (child.process.exitCode === null && child.process.signalCode === null) {
       child.process.kill('SIGKILL');
