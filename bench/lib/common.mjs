@@ -346,7 +346,8 @@ export function watchChildren(pid) {
       let rss = 0;
       for (const child of childrenOf(pid)) {
         const m = memoryOf(child);
-        if (!m) continue;
+        // An ended child not reaped yet (a zombie) has no memory lines.
+        if (!m || !Number.isFinite(m.rss) || !Number.isFinite(m.hwm)) continue;
         rss += m.rss;
         childPeakRss = Math.max(childPeakRss, m.hwm);
       }
@@ -360,7 +361,7 @@ export function watchChildren(pid) {
 export function treeRss(pid) {
   const m = memoryOf(pid);
   if (!m) return undefined;
-  return childrenOf(pid).reduce((sum, child) => sum + (memoryOf(child)?.rss ?? 0), m.rss);
+  return childrenOf(pid).reduce((sum, child) => sum + (Number.isFinite(memoryOf(child)?.rss) ? memoryOf(child).rss : 0), m.rss);
 }
 
 /** Waits (up to `maxSeconds`) until the machine is nearly idle; resolves to the last busy fraction. */

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecoderProcess } from '../src/decoder-process/decoder-process.js';
+import { DecoderProcess, FRESH_PROCESS_BYTES } from '../src/decoder-process/decoder-process.js';
 import { deriveImages, TooManyPixelsError, UnreadableImageError } from '../src/images/processing/derive.js';
 import { TESTDATA } from './support/images.js';
 
@@ -71,6 +71,26 @@ describe('the decoder process', () => {
     await decoders.derive(JPEG, 'sharp');
     expect(decoders.pid).not.toBe(pid);
   }, 30_000);
+
+  it('starts the largest decodes in a fresh process when the current one is idle, and keeps it for the next', async () => {
+    decoders = new DecoderProcess();
+    await decoders.derive(JPEG, 'sharp');
+    const earlier = decoders.pid!;
+    await decoders.derive(AVIF, 'sharp', FRESH_PROCESS_BYTES);
+    const fresh = decoders.pid!;
+    expect(fresh).not.toBe(earlier);
+    await until(() => !alive(earlier));
+    await decoders.derive(JPEG, 'sharp', FRESH_PROCESS_BYTES - 1);
+    expect(decoders.pid).toBe(fresh);
+    // Not while other work is in it: that would end the work (the image pool runs such decodes alone anyway).
+    const [, , pidMeanwhile] = await Promise.all([
+      decoders.derive(JPEG, 'sharp'),
+      decoders.derive(AVIF, 'sharp', FRESH_PROCESS_BYTES),
+      Promise.resolve(decoders.pid),
+    ]);
+    expect(pidMeanwhile).toBe(fresh);
+    expect(decoders.pid).toBe(fresh);
+  }, 60_000);
 
   it('keeps a refusal’s reason and kind across the process boundary', async () => {
     decoders = new DecoderProcess();

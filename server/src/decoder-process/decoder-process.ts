@@ -7,7 +7,8 @@ import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './p
 
 /** Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image). */
 export interface ImageDecoder {
-  derive(file: string, decoder: Decoder): Promise<DerivedImages>;
+  /** `peakBytes`: what the decode is expected to hold at its peak (decode-cost.ts), when known. */
+  derive(file: string, decoder: Decoder, peakBytes?: number): Promise<DerivedImages>;
   avatar(file: string, decoder: Decoder, size: number): Promise<Buffer>;
 }
 
@@ -17,6 +18,14 @@ export interface ImageDecoder {
  * pauses this long the process ends and every byte its decodes held goes back to the system.
  */
 export const DECODER_IDLE_MS = 5000;
+
+/**
+ * A decode expected to hold at least this much (a 20 MP AVIF: ~320 MB; a 12 MP HEIC: ~160 MB) starts
+ * in a fresh process when the current one is idle, so what earlier work left in it (glibc's free
+ * lists, a HEIC thread's WebAssembly memory in its last 250 ms) is not added to the largest peak.
+ * Such decodes are few, and starting a process costs ~0.2 s of CPU.
+ */
+export const FRESH_PROCESS_BYTES = 250_000_000;
 
 /** A request crashing its decoder twice (a hostile file) is refused rather than tried for ever. */
 const ATTEMPTS = 2;
@@ -84,7 +93,8 @@ export class DecoderProcess implements ImageDecoder {
     return this.child?.process.pid;
   }
 
-  async derive(file: string, decoder: Decoder): Promise<DerivedImages> {
+  async derive(file: string, decoder: Decoder, peakBytes = 0): Promise<DerivedImages> {
+    if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle();
     const reply = await this.request({ kind: 'derive', file, decoder });
     if (reply.kind !== 'derive') throw new Error('the decoder process answered another request');
     return { display: image(reply.display), thumbnail: image(reply.thumbnail), placeholder: reply.placeholder };
@@ -113,6 +123,15 @@ export class DecoderProcess implements ImageDecoder {
       child.process.kill('SIGKILL');
       await exited;
     }
+  }
+
+  /** Ends the current process if it has nothing in flight; the next request starts a new one. */
+  private retireIdle(): void {
+    const child = this.child;
+    if (!child || child.pending.size > 0) return;
+    clearTimeout(this.idleTimer);
+    this.child = undefined;
+    child.process.disconnect();
   }
 
   private request(job: Job): Promise<DecodeReply & { ok: true }> {

@@ -247,7 +247,7 @@ export class MediaProcessor {
         // Deleted (or taken over) while it waited for its turn: not worth decoding.
         const current = await media.findById(row.id);
         if (current?.status !== 'pending' || current.claimed_by !== owner) return undefined;
-        const [images, exif] = await Promise.all([imageDecoder.derive(localFile, decoder), readExif(localFile)]);
+        const [images, exif] = await Promise.all([imageDecoder.derive(localFile, decoder, processingBytes), readExif(localFile)]);
         return { images, exif };
       }, processingBytes);
       if (derived) {
