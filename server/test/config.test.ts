@@ -53,4 +53,10 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,::1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1', '::1']);
     expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY/);
   });
+
+  it('decodes pictures in a decoder process unless IMAGE_DECODER=inline', () => {
+    expect(loadConfig({}).imageDecoder).toBe('process');
+    expect(loadConfig({ IMAGE_DECODER: 'inline' }).imageDecoder).toBe('inline');
+    expect(() => loadConfig({ IMAGE_DECODER: 'elsewhere' })).toThrow(/IMAGE_DECODER/);
+  });
 });

@@ -4,9 +4,11 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecoderProcess, FRESH_PROCESS_BYTES } from '../src/decoder-process/decoder-process.js';
+import { DecoderProcess, decoderProcess, FRESH_PROCESS_BYTES } from '../src/decoder-process/decoder-process.js';
 import { deriveImages, TooManyPixelsError, UnreadableImageError } from '../src/images/processing/derive.js';
-import { TESTDATA } from './support/images.js';
+import { apiClient, newPerson } from './support/http.js';
+import { TESTDATA, upload } from './support/images.js';
+import { startTestServer } from './support/test-server.js';
 
 const JPEG = path.join(TESTDATA, 'large/canon-eos-5d-mark-iii-22mp.jpg');
 const HEIC = path.join(TESTDATA, 'formats/iphone-xr-orient6-gps.heic');
@@ -163,4 +165,27 @@ describe('the decoder process', () => {
     server.kill('SIGKILL');
     await until(() => !alive(decoderPid), 1000);
   }, 30_000);
+
+  it('serves the same photos whether the server decodes in its process or inline (IMAGE_DECODER)', async () => {
+    const seen = [];
+    for (const mode of ['process', 'inline']) {
+      await decoderProcess.close();
+      const server = await startTestServer('sqlite', { env: { IMAGE_DECODER: mode } });
+      try {
+        const api = apiClient(server.url);
+        const token = (await api.post<{ token: string }>('/signup', newPerson())).body.token;
+        const res = await upload(server.url, token, [{ source: HEIC, name: 'phone.heic' }, { source: JPEG, name: 'camera.jpg' }]);
+        expect(res.body.results?.map((r) => r.status)).toEqual(['kept', 'kept']);
+        const images = await Promise.all(
+          (res.body.results ?? []).map(async (r) => (await api.get<{ width: number; height: number; placeholder: string }>(`/api/images/${r.imageId}`, token)).body),
+        );
+        seen.push(images.map(({ width, height, placeholder }) => ({ width, height, placeholder })));
+        // The server's decoder process ran the decodes, or none was started.
+        expect(decoderProcess.pid !== undefined).toBe(mode === 'process');
+      } finally {
+        await server.close();
+      }
+    }
+    expect(seen[0]).toEqual(seen[1]);
+  }, 60_000);
 });
