@@ -9,7 +9,7 @@ import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './p
 export interface ImageDecoder {
   /** `peakBytes`: what the decode is expected to hold at its peak (decode-cost.ts), when known. */
   derive(file: string, decoder: Decoder, peakBytes?: number): Promise<DerivedImages>;
-  avatar(file: string, decoder: Decoder, size: number): Promise<Buffer>;
+  avatar(file: string, decoder: Decoder, size: number, peakBytes?: number): Promise<Buffer>;
 }
 
 /**
@@ -94,14 +94,13 @@ export class DecoderProcess implements ImageDecoder {
   }
 
   async derive(file: string, decoder: Decoder, peakBytes = 0): Promise<DerivedImages> {
-    if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle();
-    const reply = await this.request({ kind: 'derive', file, decoder });
+    const reply = await this.request({ kind: 'derive', file, decoder }, peakBytes);
     if (reply.kind !== 'derive') throw new Error('the decoder process answered another request');
     return { display: image(reply.display), thumbnail: image(reply.thumbnail), placeholder: reply.placeholder };
   }
 
-  async avatar(file: string, decoder: Decoder, size: number): Promise<Buffer> {
-    const reply = await this.request({ kind: 'avatar', file, decoder, size });
+  async avatar(file: string, decoder: Decoder, size: number, peakBytes = 0): Promise<Buffer> {
+    const reply = await this.request({ kind: 'avatar', file, decoder, size }, peakBytes);
     if (reply.kind !== 'avatar') throw new Error('the decoder process answered another request');
     return bytes(reply.data);
   }
@@ -134,7 +133,8 @@ export class DecoderProcess implements ImageDecoder {
     child.process.disconnect();
   }
 
-  private request(job: Job): Promise<DecodeReply & { ok: true }> {
+  private request(job: Job, peakBytes: number): Promise<DecodeReply & { ok: true }> {
+    if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle();
     return new Promise((resolve, reject) => this.send({ job, attempts: 0, resolve, reject }));
   }
 

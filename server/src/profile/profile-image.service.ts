@@ -33,7 +33,7 @@ export class ProfileImageService {
       const { pool, decoder } = this.deps;
       const avatar = await probeImage(received.tempPath, type.decoder)
         // The decode's peak memory reserved in the pool, as for any upload (task-pool.ts).
-        .then((probed) => pool.run(() => decoder.avatar(received.tempPath, type.decoder, AVATAR_SIZE), probed.processingBytes))
+        .then((probed) => pool.run(() => decoder.avatar(received.tempPath, type.decoder, AVATAR_SIZE, probed.processingBytes), probed.processingBytes))
         .catch((error: unknown) => {
           if (error instanceof UnreadableImageError) throw new AppError(error instanceof TooManyPixelsError ? 413 : 400, error.message);
           throw error;
