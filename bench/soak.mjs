@@ -7,6 +7,9 @@
 //
 //   node bench/soak.mjs [--people 200] [--seconds 60] [--count 10000] [--accounts 20]
 //                       [--log-level warn] [--server-env K=V,K=V] [--profile] [--mix gallery=90,search=10]
+//                       [--floor-seconds 15]
+// Then the floor (lib/soak-floor.mjs): the same people and mix against a bare node:http server
+// answering with a body the size of the real answers, for --floor-seconds (0: skipped).
 // --profile: a V8 CPU profile of the server into bench/results/profiles/ (node bench/lib/profile-summary.mjs FILE).
 // Bounded: a fixed number of people for a fixed time, on loopback; the library is built afresh in
 // bench/.tmp and removed at the end.
@@ -18,6 +21,7 @@ import {
   startServer, table, watchOtherLoad,
 } from './lib/common.mjs';
 import { soakAccounts } from './lib/soak-accounts.mjs';
+import { soakFloor } from './lib/soak-floor.mjs';
 import { DEFAULT_MIX, KINDS, parseMix, percentile, runPeople } from './lib/soak-workload.mjs';
 import { makeLibrary } from './make-library.mjs';
 
@@ -25,7 +29,9 @@ const TARGETS = { errors: 0, p99Ms: 100 };
 
 const args = parseArgs(process.argv.slice(2), {
   people: 'number', seconds: 'number', count: 'number', accounts: 'number', 'log-level': 'string', 'server-env': 'string', profile: 'boolean', mix: 'string',
+  'floor-seconds': 'number',
 });
+const floorSeconds = args['floor-seconds'] ?? 15;
 const people = args.people ?? 200;
 const seconds = args.seconds ?? 60;
 const count = args.count ?? 10_000;
@@ -79,6 +85,12 @@ try {
   const otherLoadCores = other.stop(serverCpu);
   const memory = memoryOf(server.pid);
   const loadAtEnd = load();
+  await server.stop();
+
+  // The floor, with the server gone: what this machine and load generator allow with no app work.
+  const answers = KINDS.reduce((n, kind) => n + run.samples[kind].ms.length, 0);
+  const bodyBytes = Math.round(KINDS.reduce((n, kind) => n + run.samples[kind].bytes, 0) / Math.max(1, answers));
+  const floor = floorSeconds > 0 ? await soakFloor({ accounts, people, seconds: floorSeconds, mix, bodyBytes }) : null;
 
   const summarize = (ms, statuses) => {
     const sorted = Float64Array.from(ms).sort();
@@ -140,6 +152,8 @@ try {
     },
     loadGeneratorCpuCores: round((self.user + self.system) / 1e6 / run.seconds, 2),
     otherLoadCores,
+    // The same people against a bare node:http server answering `bodyBytes` (the real answers' average).
+    floor: floor && { seconds: floorSeconds, ...floor },
     targets: { ...TARGETS, verdicts, slowKinds: slow },
   };
 
@@ -151,6 +165,9 @@ try {
   ])}`);
   console.log(`\nserver: peak RSS (VmHWM) ${results.server.peakRssMB} MB (idle ${results.server.idleRssMB} MB, at the end ${results.server.rssAtEndMB} MB), ${results.server.cpuCores} cores busy`);
   console.log(`load generator ${results.loadGeneratorCpuCores} cores; other processes ${otherLoadCores} cores; load average ${loadAtStart.join('/')} at start, ${loadAtEnd.join('/')} at the end`);
+  if (floor) {
+    console.log(`floor (bare node:http, ${floor.bodyBytes.toLocaleString('en')}-byte answers, same people and mix, ${floorSeconds} s): ${floor.requestsPerSecond} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms; it ${floor.serverCores} cores, load generator ${floor.loadGeneratorCores}`);
+  }
   const worst = [...results.timeline].sort((x, y) => (y.p99 ?? 0) - (x.p99 ?? 0)).slice(0, 3);
   console.log(`slowest seconds (p99): ${worst.map((t) => `${t.second}s: ${t.p99} ms over ${t.requests} answers`).join('; ')}`);
   console.log(`slowest requests: ${run.slowest.slice(0, 5).map((r) => `${r.kind} ${r.ms} ms (sent at ${r.startedAtSecond} s, ${r.status})`).join('; ')}`);

@@ -39,13 +39,13 @@ const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
 
 /**
  * Runs `people` simulated people against `url` for `seconds`, person i signed in as
- * accounts[i % accounts.length]. Resolves to { samples: { kind: { ms: number[], statuses: Map } },
+ * accounts[i % accounts.length]. Resolves to { samples: { kind: { ms: number[], statuses: Map, bytes } },
  * errors: [{ kind, status, detail }] (first few of each), timeline: [{ ms: number[], turnedAway, errors }]
  * (the answers that came in each second), slowest: the 10 slowest requests, seconds } once every
  * person has stopped.
  */
 export async function runPeople({ url, accounts, people, seconds, mix = DEFAULT_MIX }) {
-  const samples = Object.fromEntries(KINDS.map((kind) => [kind, { ms: [], statuses: new Map() }]));
+  const samples = Object.fromEntries(KINDS.map((kind) => [kind, { ms: [], statuses: new Map(), bytes: 0 }]));
   const errorSamples = [];
   const timeline = [];
   const slowest = [];
@@ -78,6 +78,7 @@ export async function runPeople({ url, accounts, people, seconds, mix = DEFAULT_
       const ms = performance.now() - t0;
       const bucket = samples[kind];
       bucket.ms.push(ms);
+      bucket.bytes += text.length;
       bucket.statuses.set(status, (bucket.statuses.get(status) ?? 0) + 1);
       const ok = typeof status === 'number' && status >= 200 && status < 300;
       const second = Math.floor((t0 + ms - started) / 1000);
