@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -103,7 +104,7 @@ describe('the decoder process', () => {
     expect((refusal as Error).message).toBe((inline as Error).message);
   }, 30_000);
 
-  it('tries a picture again in a new process when its decoder dies, and refuses it when that one dies too', async () => {
+  it('tries a picture again in a new process when its decoder dies, and refuses it after two deaths alone', async () => {
     decoders = new DecoderProcess();
     const first = decoders.derive(AVIF, 'sharp');
     await until(() => decoders!.pid !== undefined);
@@ -112,18 +113,18 @@ describe('the decoder process', () => {
     process.kill(killed, 'SIGKILL');
     const derived = await first;
     expect(derived.display.width).toBeGreaterThan(0);
-    expect(decoders.pid).not.toBe(killed);
+    expect(decoders.pids).not.toContain(killed);
 
     // Each attempt's process killed: the picture is refused as undecodable, not tried for ever.
     const second = decoders.derive(AVIF, 'sharp').catch((error: unknown) => error);
     let kills = 0;
-    let last: number | undefined;
+    const killedPids = new Set<number>();
     while (kills < 2) {
-      const pid = decoders.pid;
-      if (pid !== undefined && pid !== last && alive(pid)) {
+      const pid = decoders.pids.find((p) => !killedPids.has(p) && alive(p));
+      if (pid !== undefined) {
         await sleep(200);
         process.kill(pid, 'SIGKILL');
-        last = pid;
+        killedPids.add(pid);
         kills += 1;
       }
       await sleep(20);
@@ -133,6 +134,30 @@ describe('the decoder process', () => {
     expect((refusal as Error).message).toMatch(/^The image could not be decoded: its decoder stopped \(SIGKILL\)\.$/);
     // Other work goes on.
     expect((await decoders.derive(JPEG, 'sharp')).display.width).toBe(1920);
+  }, 60_000);
+
+  it('keeps a photo that was decoding beside a file that crashes its decoder, and refuses only that file', async () => {
+    decoders = new DecoderProcess({ entry: path.join(import.meta.dirname, 'support/hostile-decoder-child.ts') });
+    const dir = mkdtempSync(path.join(tmpdir(), 'hostile-'));
+    const hostile = path.join(dir, 'hostile.jpg');
+    copyFileSync(TINY, hostile);
+    try {
+      // The photo is mid-decode in the shared process when the hostile file kills it.
+      const photo = decoders.derive(AVIF, 'sharp');
+      await until(() => decoders!.pid !== undefined);
+      await sleep(300);
+      const shared = decoders.pid!;
+      const refusal = await decoders.derive(hostile, 'sharp').catch((error: unknown) => error);
+      expect(alive(shared)).toBe(false);
+      expect(refusal).toBeInstanceOf(UnreadableImageError);
+      expect((refusal as Error).message).toBe('The image could not be decoded: its decoder stopped (SIGKILL).');
+      const kept = await photo;
+      expect(kept.display.width).toBe(1920);
+      // Each was tried again in a process of its own, and those end with their picture.
+      await until(() => decoders!.pids.length === 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('refuses a picture that takes longer than the time allowed, and goes on with the next', async () => {

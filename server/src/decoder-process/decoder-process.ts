@@ -27,8 +27,12 @@ export const DECODER_IDLE_MS = 5000;
  */
 export const FRESH_PROCESS_BYTES = 250_000_000;
 
-/** A request crashing its decoder twice (a hostile file) is refused rather than tried for ever. */
-const ATTEMPTS = 2;
+/**
+ * A picture whose decoder dies while it decodes alone this many times (a hostile file) is refused
+ * rather than tried for ever. A death with several pictures in the process blames none of them: each
+ * is tried again alone, so a photo that merely decoded beside a hostile file is kept.
+ */
+const LONE_DEATHS = 2;
 
 /**
  * The longest one picture may take. The slowest test photo (a 20 MP AVIF) takes ~1.5 s here, so this
@@ -40,7 +44,7 @@ export const DECODE_TIMEOUT_MS = 5 * 60_000;
 
 // Under the test runner this module is TypeScript source; the process then loads through tsx too.
 const fromSource = import.meta.url.endsWith('.ts');
-const entry = fileURLToPath(new URL(fromSource ? './decoder-child.ts' : './decoder-child.js', import.meta.url));
+const defaultEntry = fileURLToPath(new URL(fromSource ? './decoder-child.ts' : './decoder-child.js', import.meta.url));
 
 /** Omit over each member of a union, so each kind keeps its own fields. */
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -49,7 +53,10 @@ type Job = DistributiveOmit<DecodeRequest, 'id'>;
 
 interface Pending {
   job: Job;
-  attempts: number;
+  /** How many times its process died while it was the only picture in it. */
+  loneDeaths: number;
+  /** Tried again after a death: it runs in a process of its own, which ends with it. */
+  alone: boolean;
   timer?: NodeJS.Timeout;
   timedOut?: boolean;
   resolve(reply: DecodeReply & { ok: true }): void;
@@ -71,26 +78,37 @@ interface Child {
  * lets run at once (task-pool.ts still decides how many and how large), ends after
  * DECODER_IDLE_MS without work, and runs at a background priority as a whole. A decoder that
  * crashes (a hostile file, the kernel's out-of-memory killer) takes down this process, not the
- * server: what it was doing is tried once more in a new one, then refused as undecodable; a picture
+ * server: each picture it was doing is tried again alone in a new one, and refused as undecodable once
+ * its decoder has died with it alone twice; a picture
  * over DECODE_TIMEOUT_MS ends its process and is refused. If the server dies, the process sees its
  * channel close and exits.
  */
 export class DecoderProcess implements ImageDecoder {
   private child: Child | undefined;
+  /** Processes each running one picture that is tried again after a death (`Pending.alone`). */
+  private readonly loners = new Set<Child>();
   private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 0;
 
   private readonly idleMs: number;
   private readonly timeoutMs: number;
+  private readonly entry: string;
 
-  constructor({ idleMs = DECODER_IDLE_MS, timeoutMs = DECODE_TIMEOUT_MS }: { idleMs?: number; timeoutMs?: number } = {}) {
+  /** `entry`: the process's module (tests wrap it to play a hostile file). */
+  constructor({ idleMs = DECODER_IDLE_MS, timeoutMs = DECODE_TIMEOUT_MS, entry = defaultEntry }: { idleMs?: number; timeoutMs?: number; entry?: string } = {}) {
     this.idleMs = idleMs;
     this.timeoutMs = timeoutMs;
+    this.entry = entry;
   }
 
   /** The running decoder process's pid (tests and the bench watch it), if one runs. */
   get pid(): number | undefined {
     return this.child?.process.pid;
+  }
+
+  /** Every running decoder process's pid: the shared one and those trying a picture again alone. */
+  get pids(): number[] {
+    return [this.child, ...this.loners].flatMap((child) => (child?.process.pid === undefined ? [] : [child.process.pid]));
   }
 
   async derive(file: string, decoder: Decoder, peakBytes = 0): Promise<DerivedImages> {
@@ -108,9 +126,13 @@ export class DecoderProcess implements ImageDecoder {
   /** Ends the process; requests still in it fail. */
   async close(): Promise<void> {
     clearTimeout(this.idleTimer);
-    const child = this.child;
+    const children = [this.child, ...this.loners].filter((child) => child !== undefined);
     this.child = undefined;
-    if (!child) return;
+    this.loners.clear();
+    await Promise.all(children.map((child) => this.end(child)));
+  }
+
+  private async end(child: Child): Promise<void> {
     const abandoned = [...child.pending.values()];
     child.pending.clear();
     for (const pending of abandoned) {
@@ -135,14 +157,19 @@ export class DecoderProcess implements ImageDecoder {
 
   private request(job: Job, peakBytes: number): Promise<DecodeReply & { ok: true }> {
     if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle();
-    return new Promise((resolve, reject) => this.send({ job, attempts: 0, resolve, reject }));
+    return new Promise((resolve, reject) => this.send({ job, loneDeaths: 0, alone: false, resolve, reject }));
   }
 
   private send(pending: Pending): void {
-    clearTimeout(this.idleTimer);
-    const child = (this.child ??= this.start());
+    let child: Child;
+    if (pending.alone) {
+      child = this.start();
+      this.loners.add(child);
+    } else {
+      clearTimeout(this.idleTimer);
+      child = this.child ??= this.start();
+    }
     const id = (this.nextId += 1);
-    pending.attempts += 1;
     child.pending.set(id, pending);
     if (child.ready) this.startClock(child, pending);
     // While work is under way the channel keeps the server's event loop alive (a shutdown waits for it).
@@ -159,7 +186,7 @@ export class DecoderProcess implements ImageDecoder {
 
   private start(): Child {
     const child: Child = {
-      process: fork(entry, [], {
+      process: fork(this.entry, [], {
         serialization: 'advanced',
         execArgv: fromSource ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -190,26 +217,38 @@ export class DecoderProcess implements ImageDecoder {
     else pending.reject(new Error(reply.message));
   }
 
-  /** The process ended with work in it: each request is tried again in a new one, or refused. */
+  /**
+   * The process ended with work in it. A picture that was alone in it is blamed; every picture is
+   * tried again in a process of its own (so one that crashes cannot take another with it), until it
+   * has been blamed LONE_DEATHS times.
+   */
   private lost(child: Child, how: string): void {
     if (this.child === child) {
       this.child = undefined;
       clearTimeout(this.idleTimer);
     }
+    this.loners.delete(child);
     const orphans = [...child.pending.values()];
     child.pending.clear();
     for (const pending of orphans) {
       clearTimeout(pending.timer);
+      if (orphans.length === 1) pending.loneDeaths += 1;
       if (pending.timedOut) {
         pending.reject(new UnreadableImageError(`The image could not be decoded: it took longer than ${this.timeoutMs / 1000} s.`));
-      } else if (pending.attempts < ATTEMPTS) this.send(pending);
-      else pending.reject(new UnreadableImageError(`The image could not be decoded: its decoder stopped (${how}).`));
+      } else if (pending.loneDeaths < LONE_DEATHS) {
+        pending.alone = true;
+        this.send(pending);
+      } else pending.reject(new UnreadableImageError(`The image could not be decoded: its decoder stopped (${how}).`));
     }
   }
 
   /** Nothing in flight: the channel no longer keeps the server up, and the process ends if no work comes. */
   private rest(child: Child): void {
     child.process.channel?.unref();
+    if (this.loners.delete(child)) {
+      child.process.disconnect();
+      return;
+    }
     if (this.child !== child) return;
     clearTimeout(this.idleTimer);
     this.idleTimer = setTimeout(() => {
