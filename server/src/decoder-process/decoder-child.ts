@@ -1,4 +1,5 @@
-import { deriveAvatar, deriveImages, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
+import { deriveAvatar, deriveImages } from '../images/processing/derive.js';
+import { TooManyPixelsError, UnreadableImageError } from '../images/processing/image-errors.js';
 import { lowerWholeProcess } from '../images/processing/background-priority.js';
 import { loadSharp } from '../images/processing/sharp-loader.js';
 import type { DecodeReply, DecodeRequest, DecoderReady } from './protocol.js';

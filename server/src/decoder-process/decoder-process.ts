@@ -2,7 +2,8 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Decoder } from '../images/ingest/file-type.js';
-import { deriveAvatar, deriveImages, type DerivedImages, TooManyPixelsError, UnreadableImageError } from '../images/processing/derive.js';
+import { deriveAvatar, deriveImages, type DerivedImages } from '../images/processing/derive.js';
+import { TooManyPixelsError, UnreadableImageError } from '../images/processing/image-errors.js';
 import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
 
 /** Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image). */

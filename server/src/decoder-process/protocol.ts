@@ -13,7 +13,7 @@ export interface EncodedImage {
 
 /**
  * Its answer. `unreadable`: the file cannot become an image, and `message` says why to the person
- * who uploaded it (derive.ts's UnreadableImageError, kept across the process boundary).
+ * who uploaded it (image-errors.ts's UnreadableImageError, kept across the process boundary).
  */
 export type DecodeReply =
   | { id: number; ok: true; kind: 'derive'; display: EncodedImage; thumbnail: EncodedImage; placeholder: string }

@@ -1,94 +1,16 @@
-import { open, readFile } from 'node:fs/promises';
-import { gifCanvasSize } from './gif-canvas.js';
+import { readFile } from 'node:fs/promises';
 import { rgbaToThumbHash } from 'thumbhash';
-import { readHeicSize } from '../decoders/heic.js';
 import { heicThreads } from '../decoders/heic-threads.js';
 import type { Decoder } from '../ingest/file-type.js';
 import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
-import { type DecodeFacts, overDecodeBudget, processingBytes } from './decode-cost.js';
+import { reason, UnreadableImageError } from './image-errors.js';
 import { loadSharp, type SharpFunction } from './sharp-loader.js';
+
+// The pixel work, run in the decoder process (decoder-process/, decision 0018). What the server reads
+// of a file before sending it there — its upright size and what decoding it will cost — is probe.ts.
 
 /** A libvips pipeline (the namespace type is not reachable through sharp's ESM typings). */
 type Sharp = ReturnType<SharpFunction>;
-
-/** A file that cannot become an image; `message` is shown to the person who uploaded it. */
-export class UnreadableImageError extends Error {}
-
-export interface UprightSize {
-  width: number;
-  height: number;
-}
-
-/** The upright size, and the memory processing the image will take at its peak (decode-cost.ts). */
-export interface ProbedImage extends UprightSize {
-  processingBytes: number;
-}
-
-/**
- * The upright pixel size read from the file's header alone — nothing is decoded — so a
- * decompression bomb (a tiny file claiming billions of pixels) is refused before it costs memory:
- * over MAX_PIXELS, or over what its decoder could decode within the memory budget (decode-cost.ts).
- */
-export async function probeImage(file: string, decoder: Decoder): Promise<ProbedImage> {
-  let size: UprightSize;
-  let facts: DecodeFacts;
-  if (decoder === 'heic') {
-    const bytes = await readFile(file);
-    size = await readHeicSize(bytes).catch((error: unknown) => {
-      throw new UnreadableImageError(`The HEIC/HEIF file could not be read: ${reason(error)}.`);
-    });
-    facts = { decoder, ...size, fileBytes: bytes.length };
-  } else {
-    const head = await readHead(file);
-    const canvas = gifCanvasSize(head);
-    if (canvas) {
-      checkPixels(canvas);
-      checkDecodeCost({ decoder, format: 'gif', ...canvas });
-    }
-    const sharp = await loadSharp();
-    const meta = await sharp(file, { limitInputPixels: false }).metadata().catch((error: unknown) => {
-      throw new UnreadableImageError(`The image could not be read: ${reason(error)}.`);
-    });
-    const turned = (meta.orientation ?? 1) >= 5;
-
-    const width = meta.width ?? 0;
-    const height = meta.pageHeight ?? meta.height ?? 0;
-    size = turned ? { width: height, height: width } : { width, height };
-    const sampleBytes = meta.depth === 'ushort' || meta.depth === 'short' ? 2 : 1;
-    facts = { decoder, format: meta.format, width, height, progressive: meta.isProgressive, channels: meta.channels, sampleBytes };
-  }
-  if (size.width < 1 || size.height < 1) throw new UnreadableImageError('The image is damaged: it claims to have no pixels.');
-  checkPixels(size);
-  checkDecodeCost(facts);
-  return { ...size, processingBytes: processingBytes(facts) };
-}
-
-/** Refuses what its decoder could only decode with more memory than one decode may take. */
-function checkDecodeCost(facts: DecodeFacts): void {
-  const refusal = overDecodeBudget(facts);
-  if (refusal) throw new TooManyPixelsError(`${refusal}.`);
-}
-
-/** Thrown for images over the pixel limit; the reason names the limit so people know why. */
-export class TooManyPixelsError extends UnreadableImageError {}
-
-function checkPixels(size: UprightSize): void {
-  if (size.width * size.height > MAX_PIXELS) {
-    throw new TooManyPixelsError(
-      `The image is too large: ${size.width}×${size.height} pixels is over the ${MAX_PIXELS / 1_000_000} megapixel limit.`,
-    );
-  }
-}
-
-async function readHead(file: string): Promise<Buffer> {
-  const handle = await open(file, 'r');
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(4096), 0, 4096, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
-}
 
 export interface DerivedImages {
   display: { data: Buffer; width: number; height: number };
@@ -181,10 +103,4 @@ async function thumbHashOf(image: Sharp): Promise<string> {
     .raw()
     .toBuffer({ resolveWithObject: true });
   return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
-}
-
-function reason(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  // libvips messages span lines and name internal functions; the first line is the useful part.
-  return (text.split('\n')[0] ?? text).replace(/^Input (file|buffer) /, '').replace(/\.$/, '');
 }

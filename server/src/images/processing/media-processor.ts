@@ -16,7 +16,8 @@ import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
 import { afterImageWork } from './give-back-memory.js';
 import type { ImageDecoder } from '../../decoder-process/decoder-process.js';
-import { type ProbedImage, probeImage, UnreadableImageError } from './derive.js';
+import { UnreadableImageError } from './image-errors.js';
+import { type ProbedImage, probeImage } from './probe.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
 
