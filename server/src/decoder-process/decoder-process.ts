@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Decoder } from '../images/ingest/file-type.js';
 import { deriveAvatar, deriveImages, type DerivedImages } from '../images/processing/derive.js';
+import { lowerImageThreads } from '../images/processing/background-priority.js';
 import { TooManyPixelsError, UnreadableImageError } from '../images/processing/image-errors.js';
 import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
 
@@ -271,8 +272,24 @@ function bytes(data: Uint8Array): Buffer {
   return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** Decodes in the server's own process (`IMAGE_DECODER=inline`): what the bench compares against. */
-export const inlineDecoder: ImageDecoder = { derive: deriveImages, avatar: deriveAvatar };
+/**
+ * Decodes in the server's own process (`IMAGE_DECODER=inline`): what the bench compares against.
+ * libvips starts its worker threads when first needed and keeps them; they are set to a background
+ * priority around each decode (background-priority.ts), as the decoder process sets all of itself.
+ */
+export const inlineDecoder: ImageDecoder = {
+  derive: (file, decoder) => inBackground(() => deriveImages(file, decoder)),
+  avatar: (file, decoder, size) => inBackground(() => deriveAvatar(file, decoder, size)),
+};
+
+async function inBackground<T>(work: () => Promise<T>): Promise<T> {
+  lowerImageThreads();
+  try {
+    return await work();
+  } finally {
+    lowerImageThreads();
+  }
+}
 
 /** The server's decoder process (one, however many servers a test file builds). */
 export const decoderProcess = new DecoderProcess();

@@ -6,7 +6,8 @@ import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
 import { reason, UnreadableImageError } from './image-errors.js';
 import { loadSharp, type SharpFunction } from './sharp-loader.js';
 
-// The pixel work, run in the decoder process (decoder-process/, decision 0018). What the server reads
+// The pixel work, run in the decoder process (decoder-process/, decision 0018; in the server with
+// IMAGE_DECODER=inline). What the server reads
 // of a file before sending it there — its upright size and what decoding it will cost — is probe.ts.
 
 /** A libvips pipeline (the namespace type is not reachable through sharp's ESM typings). */
@@ -26,7 +27,8 @@ const webp = { quality: 80, effort: 2 } as const;
  * shrunk toward display size (JPEG shrink-on-load makes that decode cheap) and EXIF-rotated; those
  * display-size pixels then become the display WebP and, side by side, the thumbnail and the
  * placeholder. Runs in the decoder process (decision 0018), so the display pixels (~8 MB for
- * 1920×1440) are held there for a moment, never by the server. Against encoding the display first
+ * 1920×1440) are held there for a moment, not by the server (with `IMAGE_DECODER=inline` they are
+ * the server's, until give-back-memory.ts's collection). Against encoding the display first
  * and making the thumbnail from its WebP (sessions 4–8, when this ran in the server), ~10% less CPU
  * per photo (191 vs 208–217 ms; issue 14, ingest), and a thumbnail made from pixels never
  * compressed before. HEIC comes out of its decoder upright (container rotation), so its EXIF

@@ -1,14 +1,10 @@
-import { lowerImageThreads } from './background-priority.js';
-
 /**
  * Runs at most `size` tasks at once, and — when tasks say what memory they will take — only as many
  * as fit in `memoryBudget` bytes together; the rest wait in order. Image work is CPU- and memory-heavy,
  * so the pool is what bounds both, however many files arrive at once: two 22 MP JPEGs (about 40 MB
  * each) decode side by side, while a 20 MP AVIF (about 300 MB) or a 12 MP HEIC (about 160 MB) waits
  * until it can run alone, instead of peaking on top of another (issue 14). A task larger than the
- * whole budget still runs, alone; what no decode may take at all is refused earlier (decode-cost.ts). Before and after each task
- * the image threads are set to a background priority (background-priority.ts): libvips starts its
- * workers when first needed and keeps them, so after the first pictures all of them are lowered.
+ * whole budget still runs, alone; what no decode may take at all is refused earlier (decode-cost.ts).
  */
 export class TaskPool {
   private running = 0;
@@ -27,11 +23,9 @@ export class TaskPool {
       const start = () => {
         this.running += 1;
         this.reserved += cost;
-        lowerImageThreads();
         task()
           .then(resolve, reject)
           .finally(() => {
-            lowerImageThreads();
             this.running -= 1;
             this.reserved -= cost;
             this.startWaiting();
