@@ -24,11 +24,18 @@ export class TempWriteError extends Error {
 }
 
 /**
+ * The bytes gathered before one write to the temporary file. The socket hands over ~15–60 KB at a
+ * time; a write per piece was ~65 thread-pool round trips per 1.5 MB photo (measured with strace:
+ * 1,942 writes for the 30-photo ingest bench), a few ms of the server's CPU per photo (issue 14).
+ */
+export const WRITE_BATCH_BYTES = 512 * 1024;
+
+/**
  * Streams one uploaded file to a temporary file while hashing it and keeping its first bytes.
- * Memory use is one stream chunk, whatever the file's size, and the next chunk is read only once
- * the previous one is on disk. On failure nothing is left on disk: a failed write still reads the
- * input to its end (TempWriteError); a failed input (or `signal` aborting, which destroys it) rejects
- * with that error.
+ * Memory use is at most WRITE_BATCH_BYTES and one stream chunk, whatever the file's size, and the
+ * next chunk is read only once the previous batch is on disk. On failure nothing is left on disk: a
+ * failed write still reads the input to its end (TempWriteError); a failed input (or `signal`
+ * aborting, which destroys it) rejects with that error.
  */
 export async function receiveFile(stream: Readable, tempDir: string, options: { signal?: AbortSignal } = {}): Promise<ReceivedFile> {
   const { signal } = options;
@@ -41,6 +48,15 @@ export async function receiveFile(stream: Readable, tempDir: string, options: { 
   let file: FileHandle | undefined;
   let writeError: unknown;
   let opened = false;
+  let batch: Buffer[] = [];
+  let batchBytes = 0;
+  /** Writes the gathered chunks; a failed write is kept as writeError (the input is still read to its end). */
+  const flush = async () => {
+    const chunks = batch;
+    batch = [];
+    batchBytes = 0;
+    if (file && writeError === undefined && chunks.length > 0) await writeAll(file, chunks).catch((error: unknown) => (writeError = error));
+  };
   const stop = () => stream.destroy(signal?.reason instanceof Error ? signal.reason : new Error('The upload stopped.'));
   signal?.addEventListener('abort', stop, { once: true });
   try {
@@ -57,8 +73,13 @@ export async function receiveFile(stream: Readable, tempDir: string, options: { 
         headChunks.push(part);
         headLength += part.length;
       }
-      if (file && writeError === undefined) await writeAll(file, chunk).catch((error: unknown) => (writeError = error));
+      if (file && writeError === undefined) {
+        batch.push(chunk);
+        batchBytes += chunk.length;
+        if (batchBytes >= WRITE_BATCH_BYTES) await flush();
+      }
     }
+    await flush();
     await file?.close().catch((error: unknown) => (writeError ??= error));
     file = undefined;
     if (writeError !== undefined) throw new TempWriteError(writeError);
@@ -73,10 +94,21 @@ export async function receiveFile(stream: Readable, tempDir: string, options: { 
   return { tempPath, sha256: hash.digest('hex'), bytes, head: Buffer.concat(headChunks) };
 }
 
-async function writeAll(file: FileHandle, chunk: Buffer): Promise<void> {
-  for (let offset = 0; offset < chunk.length; ) {
-    const { bytesWritten } = await file.write(chunk, offset);
+async function writeAll(file: FileHandle, chunks: Buffer[]): Promise<void> {
+  let rest = chunks;
+  while (rest.length > 0) {
+    const { bytesWritten } = await file.writev(rest);
     if (bytesWritten === 0) throw new Error('The temporary file took no more bytes.');
-    offset += bytesWritten;
+    rest = afterWritten(rest, bytesWritten);
   }
+}
+
+/** What remains of `chunks` once their first `written` bytes are on disk (a short write). */
+export function afterWritten(chunks: Buffer[], written: number): Buffer[] {
+  let skip = written;
+  let index = 0;
+  while (index < chunks.length && skip >= (chunks[index] as Buffer).length) skip -= (chunks[index++] as Buffer).length;
+  const rest = chunks.slice(index);
+  if (skip > 0 && rest.length > 0) rest[0] = (rest[0] as Buffer).subarray(skip);
+  return rest;
 }

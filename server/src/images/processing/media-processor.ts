@@ -14,7 +14,6 @@ import { decoderFor, type Decoder } from '../ingest/file-type.js';
 import type { MediaRepository, NewMedia } from '../media.repository.js';
 import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
-import { afterImageWork } from './give-back-memory.js';
 import type { ImageDecoder } from '../../decoder-process/decoder-process.js';
 import { UnreadableImageError } from './image-errors.js';
 import { type ProbedImage, probeImage } from './probe.js';
@@ -256,7 +255,7 @@ export class MediaProcessor {
           storage.putBuffer(keys.display, derived.images.display.data, 'image/webp'),
           storage.putBuffer(keys.thumbnail, derived.images.thumbnail.data, 'image/webp'),
         ]);
-        afterImageWork();
+        imageDecoder.afterStored();
       }
     } catch (error) {
       await original;
