@@ -22,7 +22,8 @@ export interface ImageDecoder {
  * (give-back-memory.ts). No pixels enter the server, but an upload's stream buffers and the encoded
  * results still outlive its tiny young generation and pile up: the 1 GB upload peaked at 144 MB with
  * no collection, 120 MB with one a second — which cost ~7 ms of the server's CPU per photo (the
- * ingest bench: 27 vs 20 ms) — and 121 MB with one every 4 s, at ~1 ms (issue 14; decision 0018).
+ * ingest bench: 27 vs 20 ms) — and 121 MB with one every 4 s, which saves most of that CPU (issue
+ * 14; decision 0018).
  */
 export const COLLECTION_INTERVAL_MS = 4000;
 

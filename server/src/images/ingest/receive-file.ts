@@ -32,10 +32,10 @@ export const WRITE_BATCH_BYTES = 512 * 1024;
 
 /**
  * Streams one uploaded file to a temporary file while hashing it and keeping its first bytes.
- * Memory use is at most WRITE_BATCH_BYTES and one stream chunk, whatever the file's size, and the
- * next chunk is read only once the previous batch is on disk. On failure nothing is left on disk: a
- * failed write still reads the input to its end (TempWriteError); a failed input (or `signal`
- * aborting, which destroys it) rejects with that error.
+ * Memory use is at most WRITE_BATCH_BYTES and one stream chunk, whatever the file's size: reading
+ * pauses while a batch is written. On failure nothing is left on disk: a failed write still reads
+ * the input to its end (TempWriteError); a failed input (or `signal` aborting, which destroys it)
+ * rejects with that error.
  */
 export async function receiveFile(stream: Readable, tempDir: string, options: { signal?: AbortSignal } = {}): Promise<ReceivedFile> {
   const { signal } = options;
