@@ -30,24 +30,24 @@ import { ImagePresenter } from './images/image-presenter.js';
 import { ImagesRepository } from './images/images.repository.js';
 import { registerImageRoutes } from './images/images.routes.js';
 import { ImagesService } from './images/images.service.js';
-import { IngestService } from './images/ingest/ingest.service.js';
+import { IngestService } from './ingest/ingest.service.js';
 import { MediaRepository } from './images/media.repository.js';
 import { ImageUrls } from './media-access/image-urls.js';
 import { MediaAccessRepository } from './media-access/media-access.repository.js';
 import { MediaAccessService } from './media-access/media-access.service.js';
 import { registerMediaRoutes } from './media-access/media.routes.js';
-import { MediaProcessor } from './images/processing/media-processor.js';
-import { TaskPool } from './images/processing/task-pool.js';
+import { MediaProcessor } from './image-processing/media-processor.js';
+import { TaskPool } from './image-processing/task-pool.js';
 import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
 import { nothingChangedInView } from './read-caches/scope-changes.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
 import { ImageCards } from './image-cards/image-cards.js';
-import { MediaClaimsRepository } from './images/processing/media-claims.repository.js';
+import { MediaClaimsRepository } from './image-processing/media-claims.repository.js';
 import { RequestVersions } from './read-caches/request-versions.js';
-import { registerMultipart, registerUploadRoutes } from './images/upload.routes.js';
-import { UploadCapacity } from './images/ingest/upload-capacity.js';
+import { registerMultipart, registerUploadRoutes } from './ingest/upload.routes.js';
+import { UploadCapacity } from './ingest/upload-capacity.js';
 import { ProfileImageService } from './profile/profile-image.service.js';
 import { LikesRepository } from './likes/likes.repository.js';
 import { registerLikeRoutes } from './likes/likes.routes.js';
@@ -225,7 +225,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const sharedViews = new SharedViewsService({ records: accessRecords, images: imagesRepository, presenter });
 
-  // Image work a dead process left is taken up at once, and claims are kept alive (processing/claims.ts).
+  // Image work a dead process left is taken up at once, and claims are kept alive (image-processing/claims.ts).
   app.addHook('onReady', async () => processor.start());
   app.addHook('onClose', async () => processor.stop());
   // What has been in the Trash longer than TRASH_DAYS goes for good: at start, then every 10 minutes.

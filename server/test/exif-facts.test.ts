@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { METADATA_HEAD_BYTES, NO_FACTS, readExif, readExifFromBytes } from '../src/images/processing/exif.js';
+import { METADATA_HEAD_BYTES, NO_FACTS, readExif, readExifFromBytes } from '../src/image-processing/exif.js';
 import { TESTDATA } from './support/images.js';
 
 const photo = (file: string) => path.join(TESTDATA, file);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { readExifFromBytes } from '../src/images/processing/exif.js';
+import { readExifFromBytes } from '../src/image-processing/exif.js';
 import { TESTDATA } from './support/images.js';
 
 // Issue 14: every image read kept ~9 KB on the heap for good — exifr caches the parsed form of each

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeHeic, HeicError, readHeicSize, type DecodedRaw } from '../src/images/decoders/heic.js';
+import { decodeHeic, HeicError, readHeicSize, type DecodedRaw } from '../src/image-processing/decoders/heic.js';
 
 const FORMATS = '/work/shared/testdata/images/formats';
 const read = (name: string) => readFileSync(`${FORMATS}/${name}`);

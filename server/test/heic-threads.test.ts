@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HeicThreads } from '../src/images/decoders/heic-threads.js';
+import { HeicThreads } from '../src/image-processing/decoders/heic-threads.js';
 import { TESTDATA } from './support/images.js';
 
 const rssMb = () => process.memoryUsage().rss / 1_048_576;

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SNIFF_BYTES } from '../src/images/ingest/file-type.js';
-import { afterWritten, receiveFile, TempWriteError, WRITE_BATCH_BYTES } from '../src/images/ingest/receive-file.js';
+import { SNIFF_BYTES } from '../src/ingest/file-type.js';
+import { afterWritten, receiveFile, TempWriteError, WRITE_BATCH_BYTES } from '../src/ingest/receive-file.js';
 
 /** Pieces of every size a socket may hand over: single bytes, a few KB, more than one write batch. */
 function pieces(total: number): Buffer[] {

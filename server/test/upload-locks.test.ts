@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { MemoryLocker } from '@tus/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Database } from '../src/db/database.js';
-import { newOwnerToken } from '../src/images/processing/claim-owner.js';
+import { newOwnerToken } from '../src/image-processing/claim-owner.js';
 import { UploadLocker, type UploadLockTiming } from '../src/resumable-uploads/upload-locker.js';
 import { UploadLocksRepository, type UploadLocksTable } from '../src/resumable-uploads/upload-locks.repository.js';
 import { deadOwnerToken } from './support/owner-tokens.js';

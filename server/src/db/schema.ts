@@ -94,7 +94,7 @@ export interface MediaTable {
   thumbnail_key: string | null;
   created_at: string;
   /**
-   * Work in progress on a pending or deleting row (images/processing/claims.ts): the process doing it
+   * Work in progress on a pending or deleting row (image-processing/claims.ts): the process doing it
    * (`claimed_by`, an owner token) and its last heartbeat (`claimed_at`, refreshed every few seconds).
    * A claim whose heartbeat stopped, or whose process is known to be dead, is taken over.
    */

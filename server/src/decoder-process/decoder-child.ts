@@ -1,7 +1,7 @@
-import { deriveAvatar, deriveImages } from '../images/processing/derive.js';
-import { TooManyPixelsError, UnreadableImageError } from '../images/processing/image-errors.js';
-import { lowerWholeProcess } from '../images/processing/background-priority.js';
-import { loadSharp } from '../images/processing/sharp-loader.js';
+import { deriveAvatar, deriveImages } from '../image-processing/derive.js';
+import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
+import { lowerWholeProcess } from '../image-processing/background-priority.js';
+import { loadSharp } from '../image-processing/sharp-loader.js';
 import type { DecodeReply, DecodeRequest, DecoderReady } from './protocol.js';
 
 /**

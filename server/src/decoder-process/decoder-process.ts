@@ -1,11 +1,11 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Decoder } from '../images/ingest/file-type.js';
-import { deriveAvatar, deriveImages, type DerivedImages } from '../images/processing/derive.js';
-import { lowerImageThreads } from '../images/processing/background-priority.js';
-import { afterImageWork } from '../images/processing/give-back-memory.js';
-import { TooManyPixelsError, UnreadableImageError } from '../images/processing/image-errors.js';
+import type { Decoder } from '../ingest/file-type.js';
+import { deriveAvatar, deriveImages, type DerivedImages } from '../image-processing/derive.js';
+import { lowerImageThreads } from '../image-processing/background-priority.js';
+import { afterImageWork } from '../image-processing/give-back-memory.js';
+import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
 import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
 
 /** Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image). */

@@ -1,4 +1,4 @@
-import type { Decoder } from '../images/ingest/file-type.js';
+import type { Decoder } from '../ingest/file-type.js';
 
 /** What the server asks of the decoder process: one picture's derived images, or an avatar. */
 export type DecodeRequest =

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import { mediaFactsColumns } from '../images/media.repository.js';
-import type { ExifFacts } from '../images/processing/exif.js';
+import type { ExifFacts } from '../image-processing/exif.js';
 import { takenKeyOf } from '../timeline/taken-key.js';
 
 /** A picture whose facts were read before the timeline: what was kept of them then. */

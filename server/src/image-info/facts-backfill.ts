@@ -1,6 +1,6 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
-import { type ExifFacts, NO_FACTS } from '../images/processing/exif.js';
+import { type ExifFacts, NO_FACTS } from '../image-processing/exif.js';
 import type { MediaStorage } from '../storage/storage.js';
 import type { FactsBackfillRepository, FactsUpdate, OldFacts } from './facts-backfill.repository.js';
 import { readStoredFacts } from './stored-facts.js';

@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type ExifFacts, hasAnyFact, isJpeg, METADATA_HEAD_BYTES, readExif, readExifFromBytes } from '../images/processing/exif.js';
+import { type ExifFacts, hasAnyFact, isJpeg, METADATA_HEAD_BYTES, readExif, readExifFromBytes } from '../image-processing/exif.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/storage.js';
 

@@ -5,7 +5,7 @@ import { notFound } from '../http/errors.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
-import type { MediaProcessor } from './processing/media-processor.js';
+import type { MediaProcessor } from '../image-processing/media-processor.js';
 import { MAX_UNPAGED_IMAGES } from './limits.js';
 import { PageCache } from '../read-caches/page-cache.js';
 import type { VisibleIdList, VisibleIds } from '../read-caches/visible-ids.js';

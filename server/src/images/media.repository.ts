@@ -4,7 +4,7 @@ import { hasRowLocks } from '../db/row-locks.js';
 import { restoreTrashed } from '../trash/restore.js';
 import { takenKeyOf } from '../timeline/taken-key.js';
 import { bumpLibraryVersion } from '../read-caches/library-version.js';
-import type { ExifFacts } from './processing/exif.js';
+import type { ExifFacts } from '../image-processing/exif.js';
 
 export interface NewMedia {
   contentHash: string;
@@ -32,7 +32,7 @@ export interface ProcessedMedia {
  *
  * 1. The media row is the lock on its content's files (`originals/<hash>`, `derived/<hash>/…`). At
  *    most one row per content hash exists (unique index), and only the process holding that row's
- *    claim (processing/claims.ts) writes or deletes its files.
+ *    claim (image-processing/claims.ts) writes or deletes its files.
  * 2. A delete never removes a media row with its images. In the images' transaction the media no
  *    image uses any more become 'deleting'; their files are removed after the commit, and the row
  *    only after its files. While the row is 'deleting' the hash stays taken: a re-upload cannot
@@ -56,7 +56,7 @@ export interface ProcessedMedia {
  *      first (linkImage, markReady, discard, deleteImages), so they queue per picture, never deadlock.
  * 4. A process that wrote files for a row that vanished under it (it was presumed dead and its work
  *    taken over, then deleted) takes the hash with a 'deleting' row of its own before removing them,
- *    or leaves them to the live row that holds the hash (processing/media-processor.ts).
+ *    or leaves them to the live row that holds the hash (image-processing/media-processor.ts).
  */
 export class MediaRepository {
   constructor(private readonly db: Kysely<DB>) {}

@@ -4,12 +4,12 @@ import type { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { UsersRepository } from '../auth/users.repository.js';
 import { AppError } from '../http/errors.js';
-import { sniffImageType } from '../images/ingest/file-type.js';
-import { receiveFile } from '../images/ingest/receive-file.js';
+import { sniffImageType } from '../ingest/file-type.js';
+import { receiveFile } from '../ingest/receive-file.js';
 import type { ImageDecoder } from '../decoder-process/decoder-process.js';
-import { TooManyPixelsError, UnreadableImageError } from '../images/processing/image-errors.js';
-import { probeImage } from '../images/processing/probe.js';
-import type { TaskPool } from '../images/processing/task-pool.js';
+import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
+import { probeImage } from '../image-processing/probe.js';
+import type { TaskPool } from '../image-processing/task-pool.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { MediaStorage } from '../storage/storage.js';
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError } from '../http/errors.js';
-import type { FileSlot, UploadCapacity, UploadTicket } from '../images/ingest/upload-capacity.js';
+import type { FileSlot, UploadCapacity, UploadTicket } from '../ingest/upload-capacity.js';
 
 /** How often a finished upload asks again for a place when the person or the server is at the limit. */
 const RETRY_MS = 250;

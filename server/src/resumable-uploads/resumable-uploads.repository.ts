@@ -19,7 +19,7 @@ export interface ResumableUploadsTable {
   outcome_status: 'kept' | 'duplicate' | 'refused' | null;
   outcome_reason: string | null;
   image_id: number | null;
-  /** The process finishing it, and its heartbeat (as for media rows: processing/claims.ts). */
+  /** The process finishing it, and its heartbeat (as for media rows: image-processing/claims.ts). */
   claimed_by: string | null;
   claimed_at: string | null;
   created_at: string;

@@ -2,7 +2,7 @@ import { rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { S3Store } from '@tus/s3-store';
 import type { Config } from '../config/config.js';
-import { receiveFile } from '../images/ingest/receive-file.js';
+import { receiveFile } from '../ingest/receive-file.js';
 import type { MediaStorage } from '../storage/storage.js';
 import { emptyFile, type FinishedBytes, limitExtensions, type TusBytes } from './tus-stores.js';
 

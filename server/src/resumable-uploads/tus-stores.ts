@@ -4,8 +4,8 @@ import { copyFile, link, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataStore } from '@tus/utils';
 import type { Config } from '../config/config.js';
-import { SNIFF_BYTES } from '../images/ingest/file-type.js';
-import type { ReceivedFile } from '../images/ingest/receive-file.js';
+import { SNIFF_BYTES } from '../ingest/file-type.js';
+import type { ReceivedFile } from '../ingest/receive-file.js';
 import type { MediaStorage } from '../storage/storage.js';
 
 /** What tus supports here: no deferred lengths (limits are checked at creation), no concatenation. */

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Lock, Locker, RequestRelease } from '@tus/server';
-import { isDeadOnThisHost } from '../images/processing/claim-owner.js';
+import { isDeadOnThisHost } from '../image-processing/claim-owner.js';
 import type { Clock } from '../shared/clock.js';
 import type { UploadLocksRepository } from './upload-locks.repository.js';
 

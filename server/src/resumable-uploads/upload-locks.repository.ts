@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 /** Who writes a tus upload's bytes right now (migration 016_upload_locks). */
 export interface UploadLocksTable {
   upload_id: string;
-  /** The process holding it: an owner token (images/processing/claim-owner.ts). */
+  /** The process holding it: an owner token (image-processing/claim-owner.ts). */
   holder: string;
   /** The end of the holder's lease: past it, anyone may take the lock. */
   expires_at: string;

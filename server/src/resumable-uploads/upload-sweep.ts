@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { HEARTBEAT_MS } from '../images/processing/claims.js';
+import { HEARTBEAT_MS } from '../image-processing/claims.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
 
 /** Often enough that an upload is gone soon after it expires, at most every 10 minutes. */

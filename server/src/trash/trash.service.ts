@@ -4,7 +4,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
-import type { MediaProcessor } from '../images/processing/media-processor.js';
+import type { MediaProcessor } from '../image-processing/media-processor.js';
 import { type ImageUrls, viewerTag } from '../media-access/image-urls.js';
 import type { TrashRepository } from './trash.repository.js';
 

@@ -1,4 +1,4 @@
-import { newOwnerToken } from '../../src/images/processing/claim-owner.js';
+import { newOwnerToken } from '../../src/image-processing/claim-owner.js';
 import { processIsRunning } from '../../src/shared/process-alive.js';
 
 /** An owner token of this machine whose process is gone (claims and locks it holds are orphans). */

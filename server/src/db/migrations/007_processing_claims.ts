@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Who is working on a media row (images/processing/claims.ts): `claimed_by` names the process (host,
+ * Who is working on a media row (image-processing/claims.ts): `claimed_by` names the process (host,
  * pid, start) and `claimed_at` is refreshed by it every few seconds while it works, so work a dead
  * process left behind is taken up within seconds, and at once by a restart on the same host. A
  * media row may now also be 'deleting': its images are gone and its files are being removed; the

@@ -1,10 +1,10 @@
-import { AppError, tooManyRequests } from '../../http/errors.js';
+import { AppError, tooManyRequests } from '../http/errors.js';
 import {
   FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER,
   FILES_IN_FLIGHT_PER_WORKER,
   MAX_UPLOADS_PER_PERSON,
   UPLOAD_RETRY_AFTER_SECONDS,
-} from '../limits.js';
+} from '../images/limits.js';
 
 /** One received file's place in DATA_DIR/tmp, from its first byte until its outcome is known. */
 export interface FileSlot {

@@ -1,7 +1,7 @@
 import { open, readFile } from 'node:fs/promises';
-import { readHeicSize } from '../decoders/heic.js';
+import { readHeicSize } from './decoders/heic.js';
 import type { Decoder } from '../ingest/file-type.js';
-import { MAX_PIXELS } from '../limits.js';
+import { MAX_PIXELS } from '../images/limits.js';
 import { type DecodeFacts, overDecodeBudget, processingBytes } from './decode-cost.js';
 import { gifCanvasSize } from './gif-canvas.js';
 import { reason, TooManyPixelsError, UnreadableImageError } from './image-errors.js';

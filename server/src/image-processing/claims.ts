@@ -1,5 +1,5 @@
-import type { MediaRow } from '../../db/schema.js';
-import type { Clock } from '../../shared/clock.js';
+import type { MediaRow } from '../db/schema.js';
+import type { Clock } from '../shared/clock.js';
 import type { ClaimTerms, MediaClaimsRepository } from './media-claims.repository.js';
 import { isDeadOnThisHost, newOwnerToken } from './claim-owner.js';
 

@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads';
-import { lowerThisThread } from '../processing/background-priority.js';
+import { lowerThisThread } from '../background-priority.js';
 import { decodeHeic, HeicError } from './heic.js';
 
 // Decoding yields to the threads that answer people (processing/background-priority.ts).

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DB, MediaRow } from '../../db/schema.js';
+import type { DB, MediaRow } from '../db/schema.js';
 
 /** Who holds a claim and until when it counts (see processing/claims.ts). */
 export interface ClaimTerms {

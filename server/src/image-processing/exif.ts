@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { loadSharp } from './sharp-loader.js';
-import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
+import { loadOnFirstUse } from '../shared/load-on-first-use.js';
 
 export interface ExifFacts {
   /** Wall-clock time the photo was taken, as the camera recorded it ('YYYY-MM-DDTHH:MM:SS'). */

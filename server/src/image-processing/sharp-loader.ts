@@ -1,5 +1,5 @@
 import type sharpModule from 'sharp';
-import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
+import { loadOnFirstUse } from '../shared/load-on-first-use.js';
 
 /** sharp's default export: the function that opens an image. */
 export type SharpFunction = typeof sharpModule;

@@ -3,10 +3,10 @@ import { calls } from '@photo/contract';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../http/errors.js';
 import { type Authenticate, registerCall } from '../http/route.js';
-import { BulkUpload, type FileOutcome, type FileRefusal, type UploadStop } from './ingest/bulk-upload.js';
-import type { IngestService } from './ingest/ingest.service.js';
-import type { UploadCapacity } from './ingest/upload-capacity.js';
-import { MAX_PARTS_PER_REQUEST } from './limits.js';
+import { BulkUpload, type FileOutcome, type FileRefusal, type UploadStop } from './bulk-upload.js';
+import type { IngestService } from './ingest.service.js';
+import type { UploadCapacity } from './upload-capacity.js';
+import { MAX_PARTS_PER_REQUEST } from '../images/limits.js';
 
 /**
  * Multipart parsing for the upload calls. Files are streamed by the handlers; a file over the size

@@ -1,4 +1,4 @@
-import { loadOnFirstUse } from '../../shared/load-on-first-use.js';
+import { loadOnFirstUse } from '../shared/load-on-first-use.js';
 
 /** The image formats we accept, by the MIME type their magic bytes reveal (never by file name). */
 const accepted = new Map<string, 'sharp' | 'heic'>([

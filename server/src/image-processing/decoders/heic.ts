@@ -18,7 +18,7 @@
  * decoded image whose size differs from the one signalled in the file).
  */
 import { createRequire } from 'node:module';
-import { overDecodeBudget } from '../processing/decode-cost.js';
+import { overDecodeBudget } from '../decode-cost.js';
 
 export interface DecodedRaw {
   data: Buffer;

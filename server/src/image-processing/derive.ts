@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { rgbaToThumbHash } from 'thumbhash';
-import { heicThreads } from '../decoders/heic-threads.js';
+import { heicThreads } from './decoders/heic-threads.js';
 import type { Decoder } from '../ingest/file-type.js';
-import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../limits.js';
+import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../images/limits.js';
 import { reason, UnreadableImageError } from './image-errors.js';
 import { loadSharp, type SharpFunction } from './sharp-loader.js';
 

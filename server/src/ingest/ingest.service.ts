@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { UploadOutcome } from '@photo/contract';
-import type { AuthUser } from '../../auth/auth-user.js';
-import type { Clock } from '../../shared/clock.js';
-import type { MediaRepository } from '../media.repository.js';
-import { TooManyPixelsError, UnreadableImageError } from '../processing/image-errors.js';
-import { probeImage } from '../processing/probe.js';
-import type { MediaProcessor } from '../processing/media-processor.js';
+import type { AuthUser } from '../auth/auth-user.js';
+import type { Clock } from '../shared/clock.js';
+import type { MediaRepository } from '../images/media.repository.js';
+import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
+import { probeImage } from '../image-processing/probe.js';
+import type { MediaProcessor } from '../image-processing/media-processor.js';
 import { sniffImageType } from './file-type.js';
 import type { ReceivedFile } from './receive-file.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { processIsRunning } from '../../shared/process-alive.js';
+import { processIsRunning } from '../shared/process-alive.js';
 
 /**
  * Names the process that claims work (`media.claimed_by`), so that a process starting on the same
