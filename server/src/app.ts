@@ -41,7 +41,7 @@ import { TaskPool } from './image-processing/task-pool.js';
 import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
-import { nothingChangedInView } from './read-caches/scope-changes.js';
+import { changesInView } from './read-caches/scope-changes.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
 import { ImageCards } from './image-cards/image-cards.js';
 import { MediaClaimsRepository } from './image-processing/media-claims.repository.js';
@@ -196,7 +196,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     tags: tagsRepository, libraryVersion: libraryVersionOf,
     scopeOf: visibilityScope, viewOf: (user) => viewOf(database.db, user),
     // Tags and their counts show no likes: a like leaves a view's vocabulary as it was.
-    unchangedInView: (user, from, to) => nothingChangedInView(database.db, visibleIds, user, from, to, { likesMatter: false }),
+    changesInView: (user, from, to) => changesInView(database.db, visibleIds, user, from, to, { likesMatter: false }),
   });
   const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds);
   const tagChanges = new TagChangesRepository(database.db);

@@ -138,6 +138,26 @@ describe.each(testDatabases)('tags people may see on %s', (database) => {
     expect(await suggest(rita, 'kes')).toEqual([]);
   });
 
+  it('keeps exact counts through changes inside the view: one per person who added a tag, until it is removed', async () => {
+    // After the first read, Rita's counts are brought up to date from the changed photos alone
+    // (tags/view-tally.ts); they must stay what counting her whole view would give.
+    expect(await suggest(rita, 'ka')).toEqual([]);
+    await tag(olga, ['kayak'], [s0]);
+    await tag(rita, ['kayak'], [s0]);
+    await tag(olga, ['kale'], [s0, s1]);
+    expect((await api.post(`/images/${s1}/like`, { liked: true }, rita.token)).status).toBe(200);
+    await tag(rita, ['kale'], [ritaOwn]);
+    expect(await suggest(rita, 'ka')).toEqual(['kale', 'kayak']);
+    for (const image of [s0, s1]) expect((await api.post('/remove-tag', { tagName: ['kale'], imageId: image }, olga.token)).status).toBe(200);
+    expect(await suggest(rita, 'ka')).toEqual(['kayak', 'kale']);
+    await tag(rita, ['kale'], [s1]);
+    expect(await suggest(rita, 'ka')).toEqual(['kale', 'kayak']);
+    // A removal takes the tag off the photo, whoever had added it: both of its rows go.
+    expect((await api.post('/remove-tag', { tagName: ['kayak'], imageId: s0 }, rita.token)).status).toBe(200);
+    expect(await suggest(rita, 'ka')).toEqual(['kale']);
+    expect(await vocabulary(rita)).not.toContain('kayak');
+  });
+
   it('finds a shared photo by a tag prefix with GET /search, however many private tags share the prefix', async () => {
     // 51 private tags, each more used than the shared one: ranked over the whole library, they
     // would fill the 50 tags a search prefix may stand for and push 'project' out.

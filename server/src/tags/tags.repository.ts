@@ -4,6 +4,7 @@ import type { ImageIdsQuery } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageTagsTable } from '../db/schema.js';
 import { normalizeTags } from './tag-text.js';
+import type { TagRow } from './view-tally.js';
 
 export type TagKind = ImageTagsTable['kind'];
 export interface TagRef {
@@ -98,6 +99,31 @@ export class TagsRepository {
       .execute();
     // PostgreSQL counts are bigint, read as strings.
     return rows.map((row) => ({ id: row.id, name: row.name, usage_count: Number(row.n) }));
+  }
+
+  /**
+   * Every shown tag row on these images (a view's subquery, or a few ids), named: what `usageOn`
+   * counts, kept per image by a view's tally (view-tally.ts). Undefined when there are more than
+   * `limit` rows: the caller counts in the database instead of holding them all.
+   */
+  async rowsOn(imageIds: ImageIdsQuery | readonly number[], limit = Number.POSITIVE_INFINITY): Promise<TagRow[] | undefined> {
+    const rows: { image_id: number; tag_id: number }[] = [];
+    const read = (ids: ImageIdsQuery | readonly number[], atMost: number) =>
+      this.db
+        .selectFrom('image_tags')
+        .select(['image_id', 'tag_id'])
+        .where('image_id', 'in', ids)
+        .$if(Number.isFinite(atMost), (qb) => qb.limit(atMost + 1))
+        .execute();
+    if (Array.isArray(imageIds)) {
+      for (let start = 0; start < imageIds.length; start += CHUNK) rows.push(...(await read(imageIds.slice(start, start + CHUNK), limit - rows.length)));
+    } else rows.push(...(await read(imageIds as ImageIdsQuery, limit)));
+    if (rows.length > limit) return undefined;
+    const names = await this.shownNames(rows.map((row) => row.tag_id));
+    return rows.flatMap((row) => {
+      const name = names.get(row.tag_id);
+      return name === undefined ? [] : [{ image_id: row.image_id, tag_id: row.tag_id, name }];
+    });
   }
 
   /** The tags of these names that exist (hidden ones included: they exist, they are just not listed). */

@@ -2,7 +2,9 @@ import type { LibraryView } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 import { SingleFlight } from '../shared/single-flight.js';
+import { START_OVER } from '../read-caches/library-version.js';
 import { ScopeVocabulary } from './scope-vocabulary.js';
+import { ViewTally } from './view-tally.js';
 import type { TagRef, TagsRepository } from './tags.repository.js';
 
 /**
@@ -33,28 +35,33 @@ export interface VisibleVocabularyDeps {
   scopeOf: (user: AuthUser) => string;
   /** What the person sees of the library (access/visible-scope.ts). */
   viewOf: (user: AuthUser) => Promise<LibraryView>;
-  /** Nothing in the person's view changed between two versions (read-caches/scope-changes.ts). */
-  unchangedInView: (user: AuthUser, from: number, to: number) => Promise<boolean>;
+  /** The images in the person's view changed between two versions, or START_OVER (read-caches/scope-changes.ts). */
+  changesInView: (user: AuthUser, from: number, to: number) => Promise<readonly number[] | typeof START_OVER>;
 }
 
 interface Entry {
   version: number;
   /** Undefined: the scope sees the whole library. */
   vocabulary: ScopeVocabulary | undefined;
+  /** The view's tag rows per image, when there are few enough to keep (view-tally.ts). */
+  tally?: ViewTally;
 }
 
-/** Scopes kept, and tags kept over all of them (~70 bytes each): a bound on memory either way. */
+/** Scopes kept, and tags and tag rows kept over all of them (~70 bytes each): a bound on memory either way. */
 const MAX_SCOPES = 64;
 const MAX_TAGS_KEPT = 300_000;
+/** A view with more tag rows than this is counted by the database after each change in it, not kept per image. */
+const MAX_TALLY_ROWS = 50_000;
 
 /**
  * `VisibleTags` per visibility scope, checked against the library version on every read (the one
  * read with the session's account, as for gallery pages: decision 0011). A scope that sees the whole library (admins, all-access
  * recipients) is answered by the database off `tags` (its `usage_count` is exactly their count) and
- * keeps nothing here. Any other scope's tags and counts are read once per library version (cost
- * follows the number of images it sees) and then answered from memory — or carried over to the new
- * version when every change since was outside the scope's view — concurrent readers after a
- * change share one read. Least recently used scopes go first.
+ * keeps nothing here. Any other scope's tags and counts are answered from memory, kept per library
+ * version: carried over to the new version when every change since was outside the scope's view,
+ * brought up to date from the changed images' rows when a few in it changed (view-tally.ts), and
+ * counted afresh (cost follows the number of images it sees) after a removal, a reset or a relabel;
+ * concurrent readers after a change share one read. Least recently used scopes go first.
  */
 export class VisibleVocabulary {
   private readonly entries = new Map<string, Entry>();
@@ -83,11 +90,17 @@ export class VisibleVocabulary {
       return cached;
     }
     const build = this.building.run(`${scope}@${version}`, async () => {
-      // A restricted view's counts outlive versions whose changes were all outside it.
-      if (cached?.vocabulary && cached.version < version && (await this.deps.unchangedInView(user, cached.version, version))) {
-        return { version, vocabulary: cached.vocabulary };
+      // A restricted view's counts outlive versions whose changes were all outside it, and after a
+      // change to a few images in it they are updated from those images' rows.
+      if (cached?.vocabulary && cached.version < version) {
+        const changed = await this.deps.changesInView(user, cached.version, version);
+        if (changed !== START_OVER && changed.length === 0) return { ...cached, version };
+        if (changed !== START_OVER && cached.tally) {
+          const tally = cached.tally.with(changed, (await this.deps.tags.rowsOn(changed)) ?? []);
+          return { version, vocabulary: tally.vocabulary(), tally };
+        }
       }
-      return { version, vocabulary: await this.read(user) };
+      return { version, ...(await this.read(user)) };
     });
     const entry = await build;
     const current = this.entries.get(scope);
@@ -99,19 +112,25 @@ export class VisibleVocabulary {
     return entry;
   }
 
-  private async read(user: AuthUser): Promise<ScopeVocabulary | undefined> {
+  /** Counts the view afresh: kept per image when its rows are few enough, else counted by the database. */
+  private async read(user: AuthUser): Promise<Omit<Entry, 'version'>> {
     const view = await this.deps.viewOf(user);
-    if (view.whole) return undefined;
-    return new ScopeVocabulary(view.imageIds ? await this.deps.tags.usageOn(view.imageIds) : []);
+    if (view.whole) return { vocabulary: undefined };
+    if (!view.imageIds) return { vocabulary: new ScopeVocabulary([]), tally: ViewTally.of([]) };
+    const rows = await this.deps.tags.rowsOn(view.imageIds, MAX_TALLY_ROWS);
+    if (rows === undefined) return { vocabulary: new ScopeVocabulary(await this.deps.tags.usageOn(view.imageIds)) };
+    const tally = ViewTally.of(rows);
+    return { vocabulary: tally.vocabulary(), tally };
   }
 
   private trim(): void {
+    const weight = (entry: Entry) => (entry.vocabulary?.size ?? 0) + (entry.tally?.rows ?? 0);
     let kept = 0;
-    for (const entry of this.entries.values()) kept += entry.vocabulary?.size ?? 0;
+    for (const entry of this.entries.values()) kept += weight(entry);
     for (const [scope, entry] of this.entries) {
       if (this.entries.size <= MAX_SCOPES && kept <= MAX_TAGS_KEPT) break;
       this.entries.delete(scope);
-      kept -= entry.vocabulary?.size ?? 0;
+      kept -= weight(entry);
     }
   }
 }
