@@ -1,8 +1,3 @@
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { randomBytes } from 'node:crypto';
-import path from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { MediaRow } from '../db/schema.js';
@@ -10,15 +5,16 @@ import type { Clock } from '../shared/clock.js';
 import { removeAbandonedPartials } from '../storage/local-leftovers.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/storage.js';
-import { decoderFor, type Decoder } from '../ingest/file-type.js';
+import type { Decoder } from '../ingest/file-type.js';
 import type { MediaRepository, NewMedia } from '../images/media.repository.js';
 import type { MediaClaimsRepository } from './media-claims.repository.js';
-import { CLAIM_STALE_MS, Claims, HEARTBEAT_MS } from './claims.js';
+import { Claims } from './claims.js';
 import type { ImageDecoder } from '../decoder-process/decoder-process.js';
 import { UnreadableImageError } from './image-errors.js';
 import { type ProbedImage, probeImage } from './probe.js';
 import { readExif } from './exif.js';
 import type { TaskPool } from './task-pool.js';
+import { WorkSweep } from './work-sweep.js';
 
 export type ProcessOutcome =
   | { state: 'ready' }
@@ -29,13 +25,10 @@ export type ProcessOutcome =
   | { state: 'gone' };
 
 /** Another process took the row over while this one worked on it (this one was presumed dead). */
-type Elsewhere = 'elsewhere';
+export type Elsewhere = 'elsewhere';
 
 /** How often to look again while another process works on a row this one waits for. */
 const WAIT_MS = 200;
-const SWEEP_BATCH = 50;
-/** A resumed row that keeps failing (storage trouble) is retried less and less often, up to this. */
-const MAX_RETRY_DELAY_MS = 5 * 60_000;
 
 export const derivedKeys = (contentHash: string) => ({
   display: `derived/${contentHash}/display.webp`,
@@ -56,9 +49,7 @@ function storedKeys(media: Pick<MediaRow, 'content_hash' | 'original_key'>): str
  */
 export class MediaProcessor {
   readonly claims: Claims;
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<void> | undefined;
-  private readonly failures = new Map<number, { count: number; until: number }>();
+  private readonly sweep: WorkSweep;
 
   constructor(
     private readonly deps: {
@@ -73,23 +64,26 @@ export class MediaProcessor {
     },
   ) {
     this.claims = new Claims({ claims: deps.mediaClaims, clock: deps.clock });
+    this.sweep = new WorkSweep({
+      ...deps,
+      claims: this.claims,
+      rerun: (row, localFile, decoder) => this.run(row, localFile, decoder, false),
+      removeFiles: (row) => this.removeFiles(row),
+    });
   }
 
-  /** Takes up what dead processes left at once, then beats and looks again every HEARTBEAT_MS. */
+  /** Takes up what dead processes left at once, then beats and looks again every HEARTBEAT_MS (work-sweep.ts). */
   start(): void {
     const { storage, logger } = this.deps;
     if (storage instanceof LocalStorage) {
       void removeAbandonedPartials(storage.root).catch((err: unknown) => logger.warn({ err }, 'removing half-written files failed'));
     }
-    this.tick();
-    this.timer = setInterval(() => this.tick(), HEARTBEAT_MS);
-    this.timer.unref();
+    this.sweep.start();
   }
 
   /** Finishes this process's work, then lets other processes take over at once what it still holds. */
   async stop(): Promise<void> {
-    clearInterval(this.timer);
-    await this.sweeping;
+    await this.sweep.stop();
     await this.claims.idle();
     await this.claims.release().catch((err: unknown) => this.deps.logger.warn({ err }, 'releasing image work failed'));
   }
@@ -165,63 +159,6 @@ export class MediaProcessor {
     await this.claims.hold(row.id, async () => {
       if (await this.deps.media.discard(row.id, this.claims.owner)) await this.removeFiles(row);
     });
-  }
-
-  /**
-   * Picks up work nobody is doing: pending rows whose process died (processed again from the stored
-   * original) and deleting rows whose files are not removed yet. Runs at start and every heartbeat;
-   * the work itself is not awaited (the pool bounds it).
-   */
-  async resumeStalled(): Promise<void> {
-    const { mediaClaims, logger } = this.deps;
-    const rows = await mediaClaims.stalled(this.claims.terms().staleBefore, await this.claims.deadOwners(), SWEEP_BATCH);
-    const now = this.deps.clock.now().getTime();
-    for (const row of rows) {
-      if (this.claims.isWorkingOn(row.id) || (this.failures.get(row.id)?.until ?? 0) > now) continue;
-      void this.claims
-        .claimAndRun(row, () => (row.status === 'deleting' ? this.removeFiles(row) : this.resume(row)))
-        .then(
-          (taken) => {
-            if (taken.claimed) this.failures.delete(row.id);
-          },
-          (err: unknown) => {
-            const count = (this.failures.get(row.id)?.count ?? 0) + 1;
-            const delay = Math.min(MAX_RETRY_DELAY_MS, CLAIM_STALE_MS * 2 ** (count - 1));
-            this.failures.set(row.id, { count, until: this.deps.clock.now().getTime() + delay });
-            logger.error({ err, mediaId: row.id }, 'resuming an image failed; it will be retried');
-          },
-        );
-    }
-  }
-
-  private tick(): void {
-    const { logger } = this.deps;
-    void this.claims.beat().catch((err: unknown) => logger.warn({ err }, 'the image work heartbeat failed'));
-    this.sweeping ??= this.resumeStalled()
-      .catch((err: unknown) => logger.warn({ err }, 'looking for stalled image work failed'))
-      .finally(() => (this.sweeping = undefined));
-  }
-
-  /** Processes a pending row again from its stored original. */
-  private async resume(row: MediaRow): Promise<void> {
-    const { storage, media, logger, tempDir } = this.deps;
-    const original = await storage.get(row.original_key);
-    if (!original) {
-      // Its upload's process died before the original was stored; that upload was never answered.
-      logger.warn({ mediaId: row.id }, 'a pending image lost its original; forgetting it');
-      if (await media.discard(row.id, this.claims.owner)) await this.removeFiles(row);
-      return;
-    }
-    const localFile = path.join(tempDir, `resume-${randomBytes(12).toString('hex')}`);
-    try {
-      await pipeline(original, createWriteStream(localFile));
-      const outcome = await this.run(row, localFile, decoderFor(row.mime), false);
-      if (outcome !== 'elsewhere' && outcome.state === 'refused') {
-        logger.warn({ mediaId: row.id, reason: outcome.reason }, 'a resumed image could not be read');
-      }
-    } finally {
-      await rm(localFile, { force: true });
-    }
   }
 
   /**
