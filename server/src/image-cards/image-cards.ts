@@ -18,7 +18,7 @@ export interface CardSources {
 }
 
 /** Cards kept of each kind (rows; facts): about 1 KB each, so about 20 MB at most together. */
-const MAX_CARDS = Number(process.env.MAX_CARDS ?? 10_000);
+const MAX_CARDS = 10_000;
 
 /** The facts of an image nobody tagged or liked (one shared object). */
 export const NO_FACTS: CardFacts = Object.freeze({ tags: [], customTags: [], likers: [] });
