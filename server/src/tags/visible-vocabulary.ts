@@ -45,13 +45,19 @@ interface Entry {
   vocabulary: ScopeVocabulary | undefined;
   /** The view's tag rows per image, when there are few enough to keep (view-tally.ts). */
   tally?: ViewTally;
+  /** Too many rows to keep: the database counts this view, and is asked to at once next time. */
+  counted?: true;
 }
 
 /** Scopes kept, and tags and tag rows kept over all of them (~70 bytes each): a bound on memory either way. */
 const MAX_SCOPES = 64;
 const MAX_TAGS_KEPT = 300_000;
-/** A view with more tag rows than this is counted by the database after each change in it, not kept per image. */
-const MAX_TALLY_ROWS = 50_000;
+/**
+ * A view with more tag rows than this is counted by the database after each change in it, not kept
+ * per image: copying a tally costs as much as counting its rows, and views over 20,000 images are
+ * counted afresh anyway (read-caches/scope-changes.ts).
+ */
+const MAX_TALLY_ROWS = 20_000;
 
 /**
  * `VisibleTags` per visibility scope, checked against the library version on every read (the one
@@ -100,7 +106,7 @@ export class VisibleVocabulary {
           return { version, vocabulary: tally.vocabulary(), tally };
         }
       }
-      return { version, ...(await this.read(user)) };
+      return { version, ...(await this.read(user, cached?.counted === true)) };
     });
     const entry = await build;
     const current = this.entries.get(scope);
@@ -112,13 +118,16 @@ export class VisibleVocabulary {
     return entry;
   }
 
-  /** Counts the view afresh: kept per image when its rows are few enough, else counted by the database. */
-  private async read(user: AuthUser): Promise<Omit<Entry, 'version'>> {
+  /**
+   * Counts the view afresh: kept per image when its rows are few enough, else counted by the
+   * database (`wasCounted`: it was last time, so its rows are not read first only to be dropped).
+   */
+  private async read(user: AuthUser, wasCounted: boolean): Promise<Omit<Entry, 'version'>> {
     const view = await this.deps.viewOf(user);
     if (view.whole) return { vocabulary: undefined };
     if (!view.imageIds) return { vocabulary: new ScopeVocabulary([]), tally: ViewTally.of([]) };
-    const rows = await this.deps.tags.rowsOn(view.imageIds, MAX_TALLY_ROWS);
-    if (rows === undefined) return { vocabulary: new ScopeVocabulary(await this.deps.tags.usageOn(view.imageIds)) };
+    const rows = wasCounted ? undefined : await this.deps.tags.rowsOn(view.imageIds, MAX_TALLY_ROWS);
+    if (rows === undefined) return { vocabulary: new ScopeVocabulary(await this.deps.tags.usageOn(view.imageIds)), counted: true };
     const tally = ViewTally.of(rows);
     return { vocabulary: tally.vocabulary(), tally };
   }
