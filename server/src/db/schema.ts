@@ -144,6 +144,8 @@ export interface LibraryTouchesTable {
   image_id: number;
   /** 1 when the touch was a like alone: caches that do not show likes skip it (migration 015). */
   likes_only: Generated<number>;
+  /** 1 when the touch was a like or a tag: the image's row is unchanged, only its facts (migration 017). */
+  facts_only: Generated<number>;
 }
 
 /** An image that left the lists (or moved in the order) at a library version (read-caches/library-version.ts). */

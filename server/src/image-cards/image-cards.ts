@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { ImageWithMedia } from '../images/images.repository.js';
 import type { ImageTagLabels } from '../tags/tags.repository.js';
-import { changedImages, EVERY_IMAGE } from './changed-images.js';
+import { changedCards, EVERY_IMAGE } from './changed-images.js';
 
 /** What the other domains add to an image's card: its tags, and who liked it. */
 export interface CardFacts extends ImageTagLabels {
@@ -29,8 +29,8 @@ export const NO_FACTS: CardFacts = Object.freeze({ tags: [], customTags: [], lik
  * ids (issue 13: under a crowd those were most of the server's time, and every like or tag made
  * every cached page stale). Kept correct the way the other read caches are (decision 0014): each
  * read says the library version its request started with; before answering, the cards catch up
- * to it, dropping just the images changed since (`changedImages`: one statement per version, per
- * process, never per request). Rows are kept only for images that are ready and not in the Trash:
+ * to it, dropping just the images changed since (`changedCards`: one statement per version, per
+ * process, never per request) — their facts, and their row only when more than tags or likes changed. Rows are kept only for images that are ready and not in the Trash:
  * what changes in an image while it is processed is not logged. Bounded: the oldest go first.
  */
 export class ImageCards {
@@ -118,15 +118,14 @@ export class ImageCards {
 
   private async dropChanged(version: number): Promise<void> {
     const from = this.caughtUp;
-    const changed = from < 0 ? EVERY_IMAGE : await changedImages(this.db, from, version);
+    const changed = from < 0 ? EVERY_IMAGE : await changedCards(this.db, from, version);
     if (changed === EVERY_IMAGE) {
       this.rowCards.clear();
       this.factCards.clear();
     } else {
-      for (const id of changed) {
-        this.rowCards.delete(id);
-        this.factCards.delete(id);
-      }
+      // A like or a tag leaves the row as it was: keeping it keeps the text made from it (card-json.ts).
+      for (const id of changed.rowsChanged) this.rowCards.delete(id);
+      for (const id of changed.ids) this.factCards.delete(id);
     }
     this.generation += 1;
     this.caughtUp = Math.max(this.caughtUp, version);

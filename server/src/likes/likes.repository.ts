@@ -37,7 +37,7 @@ export class LikesRepository {
             .where('user_id', '=', userId)
             .executeTakeFirst()
             .then((r) => r.numDeletedRows);
-      const version = Number(result) > 0 ? await bumpLibraryVersion(trx, { touched: [imageId], likesOnly: true }) : undefined;
+      const version = Number(result) > 0 ? await bumpLibraryVersion(trx, { touched: [imageId], only: 'likes' }) : undefined;
       const count = await trx
         .selectFrom('likes')
         .select((eb) => eb.fn.countAll<number>().as('n'))

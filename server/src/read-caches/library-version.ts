@@ -16,8 +16,9 @@ export interface LibraryVersion {
  *   `library_removals`, so a reader drops just those;
  * - `{ touched }`: what these images show changed in place (a like, a tag, a fact read again), not
  *   which lists hold them; recorded in `library_touches`, so per-image caches (image-cards/) read
- *   just those again; `likesOnly` when only their likes changed, which caches that show no likes
- *   (a view's tags, search matches) may pass over;
+ *   just those again; `only: 'likes'` when only their likes changed, which caches that show no
+ *   likes (a view's tags, search matches) may pass over; `only: 'tags'` when only their tags did:
+ *   with either, the image's row is unchanged and its card keeps it;
  * - 'relabel': what many images show changed (a tag renamed or merged): per-image caches start
  *   over (`relabel_version`), lists stay;
  * - 'reset': anything else (a share granted, switched on or off; an address proven): readers start over.
@@ -27,7 +28,7 @@ export type LibraryChange =
   | 'reset'
   | 'relabel'
   | { removed: readonly number[] }
-  | { touched: readonly number[]; likesOnly?: true };
+  | { touched: readonly number[]; only?: 'likes' | 'tags' };
 
 /** Removals (and touches) kept for readers to catch up with; older ones make readers start over (`pruneRemovals`). */
 const KEPT_REMOVALS = 50_000;
@@ -51,11 +52,12 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange):
   const version = Number(row.version);
   if (typeof change === 'object') {
     const ids = 'removed' in change ? change.removed : [...new Set(change.touched)];
-    const likesOnly = 'touched' in change && change.likesOnly ? 1 : 0;
+    const only = 'touched' in change ? change.only : undefined;
+    const kind = { likes_only: only === 'likes' ? 1 : 0, facts_only: only === undefined ? 0 : 1 };
     for (let start = 0; start < ids.length; start += 500) {
       const chunk = ids.slice(start, start + 500);
       if ('removed' in change) await db.insertInto('library_removals').values(chunk.map((imageId) => ({ version, image_id: imageId }))).execute();
-      else await db.insertInto('library_touches').values(chunk.map((imageId) => ({ version, image_id: imageId, likes_only: likesOnly }))).execute();
+      else await db.insertInto('library_touches').values(chunk.map((imageId) => ({ version, image_id: imageId, ...kind }))).execute();
     }
   }
   return version;

@@ -34,7 +34,7 @@ export class TagChangesRepository {
           .executeTakeFirst();
         changed = (await addUsage(trx, tag.id, Number(result.numInsertedOrUpdatedRows ?? 0n))) || changed;
       }
-      if (changed) await bumpLibraryVersion(trx, { touched: input.imageIds });
+      if (changed) await bumpLibraryVersion(trx, { touched: input.imageIds, only: 'tags' });
       return changed;
     });
   }
@@ -46,7 +46,7 @@ export class TagChangesRepository {
         const result = await trx.deleteFrom('image_tags').where('image_id', '=', imageId).where('tag_id', '=', tagId).executeTakeFirst();
         await addUsage(trx, tagId, -Number(result.numDeletedRows));
       }
-      await bumpLibraryVersion(trx, { touched: [imageId] });
+      await bumpLibraryVersion(trx, { touched: [imageId], only: 'tags' });
     });
   }
 

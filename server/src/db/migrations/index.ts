@@ -16,6 +16,7 @@ import { libraryTouches } from './013_library_touches.js';
 import { fileNameSearch } from './014_file_name_search.js';
 import { touchKinds } from './015_touch_kinds.js';
 import { uploadLocks } from './016_upload_locks.js';
+import { touchRows } from './017_touch_rows.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -47,5 +48,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '014_file_name_search': fileNameSearch(context),
     '015_touch_kinds': touchKinds(),
     '016_upload_locks': uploadLocks(),
+    '017_touch_rows': touchRows(),
   };
 }
