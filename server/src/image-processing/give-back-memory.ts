@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
@@ -13,6 +14,15 @@ const MIN_INTERVAL_MS = 1000;
  */
 const EXTERNAL_GROWTH_BYTES = 8 * 1024 * 1024;
 
+/**
+ * The event loop was at least this busy since the last collection asked for: people are being
+ * served. A forced collection is a full, non-incremental one — 40–60 ms of the main thread on the
+ * heap a crowd keeps (issue 13's soak, every 4 s while its small uploads were processed), a pause
+ * every waiting request pays — while under such load V8 collects often by itself, incrementally,
+ * so the periodic one is left out then; the one when image work pauses still comes.
+ */
+const BUSY_LOOP = 0.75;
+
 /** Once image work pauses this long, one last collection gives back what the last images left. */
 const QUIET_MS = 2000;
 
@@ -22,6 +32,8 @@ let lastAt = Number.NEGATIVE_INFINITY;
 /** External memory just after the last collection (read at the next call: the collection runs as a task). */
 let externalBaseline = 0;
 let baselinePending = false;
+/** The event loop's busy time at the last collection asked for (or passed over because the loop was busy). */
+let loopAtLast = performance.eventLoopUtilization();
 
 /**
  * Called as each image's derived files are stored: asks V8 for a full collection — at most once a
@@ -35,6 +47,7 @@ let baselinePending = false;
  * 150 MB array stayed counted), which is why collecting synchronously here measured no effect.
  * `minIntervalMs`: with the decoder process, whose pixels never enter the server, once every 4 s
  * keeps the same peak for less of the server's CPU (decoder-process.ts, COLLECTION_INTERVAL_MS).
+ * Not while the event loop is busy serving (BUSY_LOOP).
  */
 export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minIntervalMs?: number } = {}): void {
   const external = getHeapStatistics().external_memory;
@@ -46,12 +59,25 @@ export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minInterva
   clearTimeout(trailing);
   trailing = setTimeout(collect, QUIET_MS).unref();
   if (performance.now() - lastAt < minIntervalMs || external - externalBaseline < EXTERNAL_GROWTH_BYTES) return;
+  if (loopWasBusy()) {
+    lastAt = performance.now();
+    return;
+  }
   collect();
+}
+
+/** Whether the event loop was at least BUSY_LOOP busy since the last call (one call per interval at most). */
+function loopWasBusy(): boolean {
+  const now = performance.eventLoopUtilization();
+  const busy = performance.eventLoopUtilization(now, loopAtLast).utilization >= BUSY_LOOP;
+  loopAtLast = now;
+  return busy;
 }
 
 function collect(): void {
   clearTimeout(trailing);
   lastAt = performance.now();
+  loopAtLast = performance.eventLoopUtilization();
   baselinePending = true;
   collectGarbage ??= exposeGc();
   collectGarbage({ type: 'major', execution: 'async' });

@@ -1,0 +1,42 @@
+import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { afterImageWork } from '../src/image-processing/give-back-memory.js';
+
+/** Forced (asked-for) full collections seen while `during` runs and for a moment after. */
+async function forcedCollections(during: () => void | Promise<void>): Promise<number> {
+  let forced = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const detail = (entry as PerformanceEntry & { detail?: { kind: number; flags: number } }).detail;
+      if (detail && detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced += 1;
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  await during();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  observer.disconnect();
+  return forced;
+}
+
+const spin = (ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until);
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('the collection asked for after image work', () => {
+  // Memory outside V8's heap, as image work leaves it: enough for a collection to be worth asking for.
+  const held = Buffer.alloc(32 * 1024 * 1024, 1);
+
+  it('is passed over while the event loop is busy serving, and asked for once it is not', async () => {
+    expect(held.length).toBeGreaterThan(0);
+    // The loop busy for over the interval, as under a crowd of requests: no forced collection.
+    expect(await forcedCollections(() => {
+      spin(1200);
+      afterImageWork({ minIntervalMs: 1000 });
+    })).toBe(0);
+    // The same work after a quiet interval: the collection comes.
+    await sleep(1200);
+    expect(await forcedCollections(() => afterImageWork({ minIntervalMs: 1000 }))).toBeGreaterThan(0);
+  });
+});
