@@ -26,6 +26,8 @@ import { DEFAULT_MIX, KINDS, parseMix, percentile, runPeople } from './lib/soak-
 import { makeLibrary } from './make-library.mjs';
 
 const TARGETS = { errors: 0, p99Ms: 100 };
+/** Reported apart (not left out of the target): the seconds in which the server's caches fill. */
+const WARM_UP_SECONDS = 5;
 
 const args = parseArgs(process.argv.slice(2), {
   people: 'number', seconds: 'number', count: 'number', accounts: 'number', 'log-level': 'string', 'server-env': 'string', profile: 'boolean', mix: 'string',
@@ -120,6 +122,13 @@ try {
   for (const kind of KINDS) for (const [s, n] of run.samples[kind].statuses) allStatuses.set(s, (allStatuses.get(s) ?? 0) + n);
   const overall = summarize(KINDS.flatMap((kind) => run.samples[kind].ms), allStatuses);
 
+  // How much of the tail is the start: the first seconds, with every cache cold (a server just
+  // restarted into a crowd), apart from the rest. The target is on every answer, warm-up included.
+  const tailOf = (slots) => {
+    const sorted = Float64Array.from(slots.flatMap((slot) => slot.ms)).sort();
+    return { requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)) };
+  };
+  const warmUp = { seconds: WARM_UP_SECONDS, first: tailOf(run.timeline.slice(0, WARM_UP_SECONDS)), after: tailOf(run.timeline.slice(WARM_UP_SECONDS)) };
   const slow = KINDS.filter((kind) => kinds[kind].p99 > TARGETS.p99Ms);
   const missedBy = (value, target) => `${value} ms, ${Math.round(((value - target) / target) * 100)}% over ${target} ms`;
   const verdicts = {
@@ -139,6 +148,7 @@ try {
     errorSamples: run.errors,
     slowestRequests: run.slowest,
     // Per second of the run: how many answers came, how fast, and how many were not ok.
+    warmUp,
     timeline: run.timeline.map((slot, second) => {
       const sorted = Float64Array.from(slot.ms).sort();
       return { second, requests: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), turnedAway: slot.turnedAway, errors: slot.errors };
@@ -168,6 +178,7 @@ try {
   if (floor) {
     console.log(`floor (bare node:http, ${floor.bodyBytes.toLocaleString('en')}-byte answers, same people and mix, ${floorSeconds} s): ${floor.requestsPerSecond} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms; it ${floor.serverCores} cores, load generator ${floor.loadGeneratorCores}`);
   }
+  console.log(`the first ${WARM_UP_SECONDS} s (caches cold): ${warmUp.first.requests} answers, p50 ${warmUp.first.p50} ms, p99 ${warmUp.first.p99} ms; after them: ${warmUp.after.requests} answers, p50 ${warmUp.after.p50} ms, p99 ${warmUp.after.p99} ms`);
   const worst = [...results.timeline].sort((x, y) => (y.p99 ?? 0) - (x.p99 ?? 0)).slice(0, 3);
   console.log(`slowest seconds (p99): ${worst.map((t) => `${t.second}s: ${t.p99} ms over ${t.requests} answers`).join('; ')}`);
   console.log(`slowest requests: ${run.slowest.slice(0, 5).map((r) => `${r.kind} ${r.ms} ms (sent at ${r.startedAtSecond} s, ${r.status})`).join('; ')}`);
