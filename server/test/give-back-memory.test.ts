@@ -28,7 +28,7 @@ describe('the collection asked for after image work', () => {
   // Memory outside V8's heap, as image work leaves it: enough for a collection to be worth asking for.
   const held = Buffer.alloc(32 * 1024 * 1024, 1);
 
-  it('is passed over while the event loop is busy serving, and asked for once it is not', async () => {
+  it('is passed over while the event loop is busy serving (for up to 20 s), and asked for once it is not', async () => {
     expect(held.length).toBeGreaterThan(0);
     // The loop busy for over the interval, as under a crowd of requests: no forced collection.
     expect(await forcedCollections(() => {
