@@ -44,7 +44,7 @@ export class ImagesService {
     const cached = this.pages.get(key, version);
     if (cached !== undefined) return cached;
     const slice = pageSlice(ids, page, limit);
-    const json = `{"images":${await this.deps.presenter.presentIdsJson(slice.ids, user)},"pagination":${JSON.stringify(slice.pagination)}}`;
+    const json = await this.deps.presenter.presentIdsJson(slice.ids, user, { before: '{"images":', after: `,"pagination":${JSON.stringify(slice.pagination)}}` });
     this.pages.set(key, version, json);
     return json;
   }

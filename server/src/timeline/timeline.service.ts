@@ -52,10 +52,12 @@ export class TimelineService {
     const { start, end } = monthRange(list.keys, month);
     const from = Math.min(start + (page - 1) * limit, end);
     const to = Math.min(from + limit, end);
-    const images = await this.deps.presenter.presentIdsJson(Array.from(list.ids.subarray(from, to)), user);
-    const around = JSON.stringify({ month, count: end - start, offset: start, galleryPage: Math.floor(start / limit) + 1 });
+    const facts = JSON.stringify({ month, count: end - start, offset: start, galleryPage: Math.floor(start / limit) + 1 });
     const pagination = JSON.stringify({ currentPage: page, hasMore: to < end, totalImages: end - start });
     // The month facts, their closing brace dropped, then the images and pagination in the contract's order.
-    return `${around.slice(0, -1)},"images":${images},"pagination":${pagination}}`;
+    return this.deps.presenter.presentIdsJson(Array.from(list.ids.subarray(from, to)), user, {
+      before: `${facts.slice(0, -1)},"images":`,
+      after: `,"pagination":${pagination}}`,
+    });
   }
 }
