@@ -30,8 +30,9 @@ export const NO_FACTS: CardFacts = Object.freeze({ tags: [], customTags: [], lik
  * every cached page stale). Kept correct the way the other read caches are (decision 0014): each
  * read says the library version its request started with; before answering, the cards catch up
  * to it, dropping just the images changed since (`changedCards`: one statement per version, per
- * process, never per request) — their facts, and their row only when more than tags or likes changed. Rows are kept only for images that are ready and not in the Trash:
- * what changes in an image while it is processed is not logged. Bounded: the oldest go first.
+ * process, never per request) — their facts, and their row only when more than their tags or likes
+ * changed. Rows are kept only for images that are ready and not in the Trash: what changes in an
+ * image while it is processed is not logged. Bounded: the oldest go first.
  */
 export class ImageCards {
   private readonly rowCards = new Map<number, ImageWithMedia>();

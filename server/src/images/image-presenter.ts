@@ -110,7 +110,7 @@ export class ImagePresenter {
    * the array, so the whole answer is made as one flat string (joinAround).
    */
   async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<string> {
-    if (ids.length === 0) return [around.before, '[]', around.after].join('');
+    if (ids.length === 0) return joinAround([], around);
     const { version } = await this.sources.versionOf(viewer);
     const rows = await this.sources.cards.rows(ids, version);
     return joinAround(await this.eachRow(rows, viewer, version, cardJson), around);
