@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecoderProcess, decoderProcess, FRESH_PROCESS_BYTES } from '../src/decoder-process/decoder-process.js';
+import { DecoderProcess, decoderProcess, FRESH_PROCESS_BYTES, SERVER_ONLY_MALLOC_SETTINGS } from '../src/decoder-process/decoder-process.js';
 import { deriveImages } from '../src/image-processing/derive.js';
 import { TooManyPixelsError, UnreadableImageError } from '../src/image-processing/image-errors.js';
 import { apiClient, newPerson } from './support/http.js';
@@ -74,6 +74,27 @@ describe('the decoder process', () => {
     // The next picture starts a new one.
     await decoders.derive(JPEG, 'sharp');
     expect(decoders.pid).not.toBe(pid);
+  }, 30_000);
+
+  it("runs with glibc's default malloc settings, not the ones npm start gives the server", async () => {
+    const before = Object.fromEntries(SERVER_ONLY_MALLOC_SETTINGS.map((key) => [key, process.env[key]]));
+    // As `npm start` sets them for the server (scripts/server-runtime.mjs).
+    Object.assign(process.env, { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', PHOTO_TEST_MARK: 'kept' });
+    try {
+      decoders = new DecoderProcess();
+      await decoders.derive(TINY, 'sharp');
+      const environ = readFileSync(`/proc/${decoders.pid}/environ`, 'utf8').split('\0');
+      const names = new Set(environ.map((entry) => entry.slice(0, entry.indexOf('='))));
+      for (const key of SERVER_ONLY_MALLOC_SETTINGS) expect(names.has(key)).toBe(false);
+      // Everything else is the server's.
+      expect(environ).toContain('PHOTO_TEST_MARK=kept');
+    } finally {
+      for (const [key, value] of Object.entries(before)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      delete process.env.PHOTO_TEST_MARK;
+    }
   }, 30_000);
 
   it('starts the largest decodes in a fresh process when the current one is idle, and keeps it for the next', async () => {

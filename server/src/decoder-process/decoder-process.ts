@@ -57,6 +57,25 @@ const LONE_DEATHS = 2;
  */
 export const DECODE_TIMEOUT_MS = 5 * 60_000;
 
+/**
+ * glibc's settings that `npm start` gives the server (scripts/server-runtime.mjs: one malloc arena,
+ * and memory over 128 KiB mapped and unmapped on each use, so a long-lived process gives back what a
+ * burst took). The decoder process is not long-lived: it ends 5 s after its last picture, and all
+ * it held goes back then. Under those settings every large libvips and libwebp buffer is mapped
+ * fresh and faulted in page by page for each photo, and the pixel work took ~8% more CPU (the
+ * ingest bench: 0.85–0.87× the reference with them, 0.92–0.94× without, the same hour; the
+ * reference itself, run with them, 10% slower). The decoder gets glibc's defaults; its peak on the
+ * 1 GB upload stayed 162–168 MB (issue 14, decision 0021).
+ */
+export const SERVER_ONLY_MALLOC_SETTINGS = ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_'] as const;
+
+/** The decoder process's environment: the server's, without its malloc settings. */
+export function decoderEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const own = { ...env };
+  for (const key of SERVER_ONLY_MALLOC_SETTINGS) delete own[key];
+  return own;
+}
+
 // Under the test runner this module is TypeScript source; the process then loads through tsx too.
 const fromSource = import.meta.url.endsWith('.ts');
 const defaultEntry = fileURLToPath(new URL(fromSource ? './decoder-child.ts' : './decoder-child.js', import.meta.url));
@@ -207,6 +226,7 @@ export class DecoderProcess implements ImageDecoder {
     const child: Child = {
       process: fork(this.entry, [], {
         serialization: 'advanced',
+        env: decoderEnvironment(),
         // --expose-gc: the process frees each photo's display pixels as soon as it is done (decoder-child.ts).
         execArgv: ['--expose-gc', ...(fromSource ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [])],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
