@@ -8,7 +8,7 @@
 //   unmapped when freed, and the heap's free top goes back to the system, so what a burst of decoding
 //   took is returned (the dynamic threshold otherwise climbs to 32 MB and keeps it: 261 MB held 30 s
 //   after the real mix, 177 MB with these).
-// - The decoder process does not take the three malloc settings (decoder-process.ts,
+// - The decoder process does not take the two thresholds (decoder-process.ts,
 //   SERVER_ONLY_MALLOC_SETTINGS): it ends when idle, and with them its pixel work cost ~8% more.
 // - --max-semi-space-size=2: V8's young generation grows to 3 × 16 MB by default; 2 MB keeps an idle
 //   server about 13 MB smaller for a few more minor collections.

@@ -76,7 +76,7 @@ describe('the decoder process', () => {
     expect(decoders.pid).not.toBe(pid);
   }, 30_000);
 
-  it("runs with glibc's default malloc settings, not the ones npm start gives the server", async () => {
+  it("runs without the server's mmap and trim thresholds, in one malloc arena like the server", async () => {
     const before = Object.fromEntries(SERVER_ONLY_MALLOC_SETTINGS.map((key) => [key, process.env[key]]));
     // As `npm start` sets them for the server (scripts/server-runtime.mjs).
     Object.assign(process.env, { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', PHOTO_TEST_MARK: 'kept' });
@@ -86,7 +86,8 @@ describe('the decoder process', () => {
       const environ = readFileSync(`/proc/${decoders.pid}/environ`, 'utf8').split('\0');
       const names = new Set(environ.map((entry) => entry.slice(0, entry.indexOf('='))));
       for (const key of SERVER_ONLY_MALLOC_SETTINGS) expect(names.has(key)).toBe(false);
-      // Everything else is the server's.
+      // Everything else is the server's, the one arena included.
+      expect(environ).toContain('MALLOC_ARENA_MAX=1');
       expect(environ).toContain('PHOTO_TEST_MARK=kept');
     } finally {
       for (const [key, value] of Object.entries(before)) {

@@ -58,18 +58,19 @@ const LONE_DEATHS = 2;
 export const DECODE_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * glibc's settings that `npm start` gives the server (scripts/server-runtime.mjs: one malloc arena,
- * and memory over 128 KiB mapped and unmapped on each use, so a long-lived process gives back what a
- * burst took). The decoder process is not long-lived: it ends 5 s after its last picture, and all
- * it held goes back then. Under those settings every large libvips and libwebp buffer is mapped
- * fresh and faulted in page by page for each photo, and the pixel work took ~8% more CPU (the
- * ingest bench: 0.85–0.87× the reference with them, 0.92–0.94× without, the same hour; the
- * reference itself, run with them, 10% slower). The decoder gets glibc's defaults; its peak on the
- * 1 GB upload stayed 162–168 MB (issue 14, decision 0021).
+ * The mmap and trim thresholds `npm start` gives the server (scripts/server-runtime.mjs: memory over
+ * 128 KiB mapped and unmapped on each use, so a long-lived process gives back what a burst took).
+ * The decoder process is not long-lived: it ends 5 s after its last picture, and all it held goes
+ * back then. Under those thresholds every large libvips and libwebp buffer was mapped afresh and
+ * faulted in page by page for each photo, and the pixel work cost ~8% more CPU (the ingest bench
+ * 0.85–0.87× the reference with them, 0.91–0.95× without; the reference itself, run with them,
+ * ~7% slower). The single malloc arena stays: with glibc's default of one per thread the decoder's
+ * peak doubled and varied from run to run (1 GB upload 310 MB, the real mix 576 MB, against
+ * 167 / 385 MB with one arena). Issue 14, decision 0021.
  */
-export const SERVER_ONLY_MALLOC_SETTINGS = ['MALLOC_ARENA_MAX', 'MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_'] as const;
+export const SERVER_ONLY_MALLOC_SETTINGS = ['MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_'] as const;
 
-/** The decoder process's environment: the server's, without its malloc settings. */
+/** The decoder process's environment: the server's, without its mmap and trim thresholds. */
 export function decoderEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   const own = { ...env };
   for (const key of SERVER_ONLY_MALLOC_SETTINGS) delete own[key];
