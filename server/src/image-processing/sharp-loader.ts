@@ -11,11 +11,19 @@ let loaded: Promise<SharpFunction> | undefined;
  * about 27 MB resident, which a server that has been asked for nothing should not hold (issue 14:
  * idle ≤ 100 MB). Every original is read once, so libvips' operation cache would only hold memory
  * we never reuse: it is switched off as sharp loads.
+ *
+ * One libvips thread per pipeline: sharp's own default on glibc, which it gives up when it finds
+ * MALLOC_ARENA_MAX set — and `npm start` sets it (scripts/server-runtime.mjs). Two photos decode at
+ * once (task-pool.ts) and each pipeline is mostly serial (the JPEG decode, the WebP encode), so a
+ * second thread each only added switching: the ingest bench's libvips CPU per photo 196–204 ms with
+ * two, 186–211 with one, and the decoder's peak on the 1 GB upload 162 MB instead of 167 (decision
+ * 0021). `VIPS_CONCURRENCY` in the environment still decides, as in libvips.
  */
 export function loadSharp(): Promise<SharpFunction> {
   if (!loaded) {
     const sharp = loadOnFirstUse<SharpFunction>('sharp');
     sharp.cache(false);
+    if (!process.env.VIPS_CONCURRENCY) sharp.concurrency(1);
     loaded = Promise.resolve(sharp);
   }
   return loaded;
