@@ -63,8 +63,8 @@ export const DECODE_TIMEOUT_MS = 5 * 60_000;
  * The decoder process is not long-lived: it ends 5 s after its last picture, and all it held goes
  * back then. Under those thresholds every large libvips and libwebp buffer was mapped afresh and
  * faulted in page by page for each photo, and the pixel work cost ~8% more CPU (the ingest bench
- * 0.85–0.87× the reference with them, 0.91–0.95× without; the reference itself, run with them,
- * ~7% slower). The single malloc arena stays: with glibc's default of one per thread the decoder's
+ * 0.85–0.87× the reference with them, 0.91× twice without; the reference itself, run with them,
+ * 5–7% slower). The single malloc arena stays: with glibc's default of one per thread the decoder's
  * peak doubled and varied from run to run (1 GB upload 310 MB, the real mix 576 MB, against
  * 167 / 385 MB with one arena). Issue 14, decision 0021.
  */

@@ -15,9 +15,9 @@ let loaded: Promise<SharpFunction> | undefined;
  * One libvips thread per pipeline: sharp's own default on glibc, which it gives up when it finds
  * MALLOC_ARENA_MAX set — and `npm start` sets it (scripts/server-runtime.mjs). Two photos decode at
  * once (task-pool.ts) and each pipeline is mostly serial (the JPEG decode, the WebP encode), so a
- * second thread each only added switching: the ingest bench's libvips CPU per photo 196–204 ms with
- * two, 186–211 with one, and the decoder's peak on the 1 GB upload 162 MB instead of 167 (decision
- * 0021). `VIPS_CONCURRENCY` in the environment still decides, as in libvips.
+ * second thread each bought nothing: in three alternated pairs, 7.23–7.62 images/s with two and
+ * 7.38–8.13 with one (noisy), and the decoder's peak on the 1 GB upload 162 MB instead of 167
+ * (decision 0021). `VIPS_CONCURRENCY` in the environment still decides, as in libvips.
  */
 export function loadSharp(): Promise<SharpFunction> {
   if (!loaded) {
