@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const loader = pathToFileURL(new URL('../src/image-processing/sharp-loader.ts', import.meta.url).pathname).href;
+const loader = new URL('../src/image-processing/sharp-loader.ts', import.meta.url).href;
 
 /** sharp's threads per pipeline and its cache, as a fresh process with `env` loads it through sharp-loader.ts. */
 function loadedIn(env: Record<string, string>): { concurrency: number; cache: { items: { max: number } } } {
