@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -195,6 +195,36 @@ describe('local storage specifics', () => {
     expect(() => storage.pathFor('originals/../../x')).toThrow(/Bad media key/);
     expect(() => storage.pathFor('/etc/passwd')).toThrow(/Bad media key/);
     expect(storage.pathFor('originals/abc')).toBe(path.join(workDir, 'unused', 'originals', 'abc'));
+  });
+
+  it('putFile gives a received file a second name instead of copying its bytes, and the object outlives the temporary name', async () => {
+    const storage = new LocalStorage(await mkdtemp(path.join(workDir, 'media-')), signer);
+    const received = path.join(workDir, 'received-upload');
+    await copyFile(PHOTO, received);
+    await storage.putFile('originals/linked', received);
+    const [kept, temp] = await Promise.all([stat(storage.pathFor('originals/linked')), stat(received)]);
+    expect(kept.ino).toBe(temp.ino);
+    expect(kept.nlink).toBe(2);
+    await rm(received);
+    expect(await sha256OfStream((await storage.get('originals/linked'))!)).toBe(await sha256OfFile(PHOTO));
+    expect((await stat(storage.pathFor('originals/linked'))).nlink).toBe(1);
+  });
+
+  it('putFile copies the bytes when the received file is on another file system (no hard link across devices)', async () => {
+    const otherDevice = '/dev/shm';
+    const media = await mkdtemp(path.join(workDir, 'media-'));
+    if ((await stat(otherDevice).catch(() => undefined))?.dev === (await stat(media)).dev) return; // nothing to cross here
+    const received = await mkdtemp(path.join(otherDevice, 'storage-test-'));
+    try {
+      const file = path.join(received, 'upload');
+      await copyFile(PHOTO, file);
+      const storage = new LocalStorage(media, signer);
+      await storage.putFile('originals/copied', file);
+      expect((await stat(storage.pathFor('originals/copied'))).ino).not.toBe((await stat(file)).ino);
+      expect(await sha256OfFile(storage.pathFor('originals/copied'))).toBe(await sha256OfFile(PHOTO));
+    } finally {
+      await rm(received, { recursive: true, force: true });
+    }
   });
 });
 

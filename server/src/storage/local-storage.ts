@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { access, copyFile, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, copyFile, link, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { MediaStorage, StoredObject } from './storage.js';
@@ -25,7 +25,7 @@ export class LocalStorage implements MediaStorage {
     await mkdir(path.dirname(target), { recursive: true });
     // Write under a temporary name first: a crash never leaves a half-written object under its real key.
     const partial = `${target}.${process.pid}.${Date.now()}.partial`;
-    await copyFile(filePath, partial);
+    await linkOrCopy(filePath, partial);
     await rename(partial, target);
   }
 
@@ -65,5 +65,27 @@ export class LocalStorage implements MediaStorage {
 
   async signedUrl(key: string, expiresAt: Date): Promise<string> {
     return signedMediaPath(this.signer, key, expiresAt);
+  }
+}
+
+/**
+ * Errors of link(2) that mean "not here" rather than "broken": another file system (DATA_DIR/tmp
+ * mounted apart), one that has no hard links, or a file with too many.
+ */
+const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
+
+/**
+ * A second name for the received file instead of a second copy of its bytes: every upload is first
+ * streamed to DATA_DIR/tmp, and copying a 7 MB photo from there again cost the thread pool and the
+ * kernel's writeback a few ms per photo on the ingest path (issue 14). The caller's file is never
+ * written again after it is handed over (it is only read, then removed), so the two names can share
+ * it. Where a hard link cannot be made, the bytes are copied as before.
+ */
+async function linkOrCopy(from: string, to: string): Promise<void> {
+  try {
+    await link(from, to);
+  } catch (error) {
+    if (!CANNOT_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    await copyFile(from, to);
   }
 }
