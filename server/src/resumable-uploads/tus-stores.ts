@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { copyFile, link, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { DataStore } from '@tus/utils';
 import type { Config } from '../config/config.js';
 import { SNIFF_BYTES } from '../ingest/file-type.js';
 import type { ReceivedFile } from '../ingest/receive-file.js';
+import { linkOrCopy } from '../shared/link-or-copy.js';
 import type { MediaStorage } from '../storage/storage.js';
 
 /** What tus supports here: no deferred lengths (limits are checked at creation), no concatenation. */
@@ -85,7 +86,7 @@ class FileTusBytes implements TusBytes {
     const found = await stat(file).catch(() => undefined);
     if (!found || found.size !== size) return undefined;
     const tempPath = path.join(this.tempDir, `upload-${randomBytes(12).toString('hex')}`);
-    await link(file, tempPath).catch(() => copyFile(file, tempPath));
+    await linkOrCopy(file, tempPath);
     try {
       return { tempPath, ...(await hashFile(tempPath)) };
     } catch (error) {

@@ -1,7 +1,8 @@
 import { createReadStream } from 'node:fs';
-import { access, copyFile, link, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { linkOrCopy } from '../shared/link-or-copy.js';
 import type { MediaStorage, StoredObject } from './storage.js';
 import { type UrlSigner, signedMediaPath } from './url-signer.js';
 
@@ -24,6 +25,9 @@ export class LocalStorage implements MediaStorage {
     const target = this.pathFor(key);
     await mkdir(path.dirname(target), { recursive: true });
     // Write under a temporary name first: a crash never leaves a half-written object under its real key.
+    // The received file is linked, not copied: each original was written to disk twice before (a 1 GB
+    // upload wrote 2 GB; on a NAS's disks that is the slow part). The ingest bench, whose photos sit
+    // in the page cache, measured no change in speed.
     const partial = `${target}.${process.pid}.${Date.now()}.partial`;
     await linkOrCopy(filePath, partial);
     await rename(partial, target);
@@ -65,28 +69,5 @@ export class LocalStorage implements MediaStorage {
 
   async signedUrl(key: string, expiresAt: Date): Promise<string> {
     return signedMediaPath(this.signer, key, expiresAt);
-  }
-}
-
-/**
- * Errors of link(2) that mean "not here" rather than "broken": another file system (DATA_DIR/tmp
- * mounted apart), one that has no hard links, or a file with too many.
- */
-const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK', 'ENOSYS']);
-
-/**
- * A second name for the received file instead of a second copy of its bytes: every upload is first
- * streamed to DATA_DIR/tmp, so copying it from there wrote each original to disk twice (a 1 GB
- * upload wrote 2 GB; on a NAS's disks that is the slow part). The ingest bench, whose photos sit in
- * the page cache, measured no change in speed. The caller's file is never written again after it is
- * handed over (it is only read, then removed), so the two names can share it. Where a hard link
- * cannot be made, the bytes are copied as before.
- */
-async function linkOrCopy(from: string, to: string): Promise<void> {
-  try {
-    await link(from, to);
-  } catch (error) {
-    if (!CANNOT_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-    await copyFile(from, to);
   }
 }
