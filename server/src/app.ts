@@ -19,6 +19,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { trustProxyOption } from './http/client-address.js';
 import { registerErrorHandler } from './http/errors.js';
 import { drainUnreadBodies } from './http/unread-body.js';
+import { takeTurns } from './http/request-turns.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security.js';
 import { isWebAppNavigation, registerWebApp } from './http/web-app.js';
@@ -117,6 +118,8 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     // Let in-flight requests finish on close; idle keep-alive sockets are closed at once.
     forceCloseConnections: 'idle',
   });
+  // First of the onRequest hooks: while a crowd is served, newcomers are let in (request-turns.ts).
+  takeTurns(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('user', null);

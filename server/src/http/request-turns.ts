@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * How long one turn of the event loop may spend starting requests while connections are waiting
+ * to be taken.
+ */
+export const TURN_BUDGET_MS = 5;
+/** Until the first turns are measured. */
+const INITIAL_MS_PER_REQUEST = 0.25;
+
+/**
+ * Lets a person who connects while a crowd is being served in within about a second, instead of
+ * after the crowd.
+ *
+ * libuv (1.45+, Node 20) takes one new connection per turn of the event loop, and in one turn
+ * Node serves every request that has arrived on the open connections. Under a crowd a turn takes
+ * 100–200 ms, so forty people connecting at once waited forty turns, up to 8–10 s in the soak,
+ * in the kernel's accept queue, where nothing on the server saw them (issue 13).
+ *
+ * So while connections are being taken (one was in this turn or the last), a turn starts at most
+ * TURN_BUDGET_MS of requests; the others wait for a later turn, in arrival order, and each turn
+ * takes the next connection. The first request on a new connection goes before the waiting ones:
+ * it has waited in the accept queue already. Once a whole turn has passed without a new
+ * connection, the accept queue is empty, and the requests still waiting all start. Without new
+ * connections, nothing changes: every request starts in the turn that read it.
+ */
+export class RequestTurns {
+  private readonly waiting: (() => void)[] = [];
+  private connectionsThisTurn = 0;
+  private connectionsLastTurn = 0;
+  /** Requests started in this turn, and when the last turn ended (performance.now(); -1: none watched). */
+  private startedThisTurn = 0;
+  private lastTurnEndedAt = -1;
+  /**
+   * What one request costs the loop, from the last turns: their length over the requests they
+   * started. A request's own synchronous start is no measure: most of its work runs later in the
+   * turn (its handler after awaits, writing the answer).
+   */
+  private msPerRequest = INITIAL_MS_PER_REQUEST;
+  private endOfTurnScheduled = false;
+
+  /** A connection was taken ('connection' on the HTTP server). */
+  connectionTaken(): void {
+    this.connectionsThisTurn += 1;
+    this.scheduleEndOfTurn();
+  }
+
+  /** Starts a request now (`start()`), or in a later turn; `fresh`: the first on its connection. */
+  enter(start: () => void, fresh = false): void {
+    if (!this.takingConnections() && this.waiting.length === 0) {
+      start();
+      return;
+    }
+    if (this.waiting.length === 0 && this.startedThisTurn < this.perTurn()) {
+      this.startedThisTurn += 1;
+      start();
+      return;
+    }
+    if (fresh) this.waiting.unshift(start);
+    else this.waiting.push(start);
+    this.scheduleEndOfTurn();
+  }
+
+  /** Requests waiting for a later turn. */
+  get waitingCount(): number {
+    return this.waiting.length;
+  }
+
+  private perTurn(): number {
+    return Math.max(1, Math.floor(TURN_BUDGET_MS / this.msPerRequest));
+  }
+
+  private takingConnections(): boolean {
+    return this.connectionsThisTurn > 0 || this.connectionsLastTurn > 0;
+  }
+
+  // setImmediate runs in the check phase, after the poll phase that read this turn's requests and
+  // took its connection; one scheduled from there runs at the end of the next turn.
+  private scheduleEndOfTurn(): void {
+    if (this.endOfTurnScheduled) return;
+    this.endOfTurnScheduled = true;
+    setImmediate(() => this.endOfTurn());
+  }
+
+  private endOfTurn(): void {
+    this.endOfTurnScheduled = false;
+    const now = performance.now();
+    if (this.lastTurnEndedAt >= 0 && this.startedThisTurn > 0) {
+      const measured = (now - this.lastTurnEndedAt) / this.startedThisTurn;
+      this.msPerRequest = 0.7 * this.msPerRequest + 0.3 * measured;
+    }
+    const taking = this.takingConnections();
+    this.connectionsLastTurn = this.connectionsThisTurn;
+    this.connectionsThisTurn = 0;
+    if (!taking) {
+      // A whole turn without a new connection: nobody is left in the accept queue.
+      this.startedThisTurn = 0;
+      this.lastTurnEndedAt = -1;
+      for (const start of this.waiting.splice(0)) start();
+      return;
+    }
+    // The next turn's share starts now, at least one request each turn so that waiting ones move on.
+    const share = Math.min(this.waiting.length, this.perTurn());
+    this.startedThisTurn = share;
+    this.lastTurnEndedAt = now;
+    for (const start of this.waiting.splice(0, Math.max(share, 1))) start();
+    this.scheduleEndOfTurn();
+  }
+}
+
+/** Registers the turns as the first onRequest hook: call before any other hook. */
+export function takeTurns(app: FastifyInstance): RequestTurns {
+  const turns = new RequestTurns();
+  const served = new WeakSet<object>();
+  app.server.on('connection', () => turns.connectionTaken());
+  // Callback style: it runs on every request.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const socket = request.raw.socket;
+    const fresh = !served.has(socket);
+    if (fresh) served.add(socket);
+    turns.enter(done, fresh);
+  });
+  return turns;
+}
