@@ -96,15 +96,29 @@ export class RequestTurns {
       // A whole turn without a new connection: nobody is left in the accept queue.
       this.startedThisTurn = 0;
       this.lastTurnEndedAt = -1;
-      for (const start of this.waiting.splice(0)) start();
+      this.start(this.waiting.length);
       return;
     }
     // The next turn's share starts now, at least one request each turn so that waiting ones move on.
     const share = Math.min(this.waiting.length, this.perTurn());
     this.startedThisTurn = share;
     this.lastTurnEndedAt = now;
-    for (const start of this.waiting.splice(0, Math.max(share, 1))) start();
     this.scheduleEndOfTurn();
+    this.start(Math.max(share, 1));
+  }
+
+  /** Starts the first `count` waiting requests; if one throws, the rest wait for the next turn. */
+  private start(count: number): void {
+    const batch = this.waiting.splice(0, count);
+    for (let i = 0; i < batch.length; i += 1) {
+      try {
+        (batch[i] as () => void)();
+      } catch (error) {
+        this.waiting.unshift(...batch.slice(i + 1));
+        this.scheduleEndOfTurn();
+        throw error;
+      }
+    }
   }
 }
 
