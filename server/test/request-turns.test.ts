@@ -45,6 +45,24 @@ describe('request turns', () => {
     expect(started).toContain('newcomer');
     expect(started.length).toBeLessThan(1_000);
   });
+
+  it('does not let a stream of new connections hold up the requests already waiting', async () => {
+    // A budget so small that each turn starts one request of each queue at most.
+    const turns = new RequestTurns(0.000_001);
+    const crowd: number[] = [];
+    const newcomers: number[] = [];
+    turns.connectionTaken();
+    for (let i = 0; i < 100; i += 1) turns.enter(() => crowd.push(i));
+    const before = crowd.length;
+    for (let turn = 0; turn < 10; turn += 1) {
+      turns.connectionTaken();
+      turns.enter(() => newcomers.push(turn), true);
+      await nextTurn();
+    }
+    expect(newcomers).toHaveLength(10);
+    expect(crowd.length - before).toBeGreaterThanOrEqual(9);
+    expect(crowd.slice(0, 10)).toEqual(Array.from({ length: 10 }, (_, i) => i));
+  });
 });
 
 /**

@@ -19,12 +19,15 @@ const INITIAL_MS_PER_REQUEST = 0.25;
  *
  * So while connections are being taken (one was in this turn or the last), a turn starts at most
  * TURN_BUDGET_MS of requests; the others wait for a later turn, in arrival order, and each turn
- * takes the next connection. The first request on a new connection goes before the waiting ones:
- * it has waited in the accept queue already. Once a whole turn has passed without a new
+ * takes the next connection. The first request on a new connection has its own queue, served first
+ * with at least a quarter of each turn's share kept for the others: it has waited in the accept
+ * queue already, yet someone opening connection after connection cannot hold up the others. Once a whole turn has passed without a new
  * connection, the accept queue is empty, and the requests still waiting all start. Without new
  * connections, nothing changes: every request starts in the turn that read it.
  */
 export class RequestTurns {
+  /** First requests on new connections, and all the others, each in arrival order. */
+  private readonly newcomers: (() => void)[] = [];
   private readonly waiting: (() => void)[] = [];
   private connectionsThisTurn = 0;
   private connectionsLastTurn = 0;
@@ -39,6 +42,9 @@ export class RequestTurns {
   private msPerRequest = INITIAL_MS_PER_REQUEST;
   private endOfTurnScheduled = false;
 
+  /** `budgetMs`: TURN_BUDGET_MS, smaller in tests to make every turn start one request. */
+  constructor(private readonly budgetMs = TURN_BUDGET_MS) {}
+
   /** A connection was taken ('connection' on the HTTP server). */
   connectionTaken(): void {
     this.connectionsThisTurn += 1;
@@ -47,27 +53,27 @@ export class RequestTurns {
 
   /** Starts a request now (`start()`), or in a later turn; `fresh`: the first on its connection. */
   enter(start: () => void, fresh = false): void {
-    if (!this.takingConnections() && this.waiting.length === 0) {
+    const nobodyWaits = this.waitingCount === 0;
+    if (!this.takingConnections() && nobodyWaits) {
       start();
       return;
     }
-    if (this.waiting.length === 0 && this.startedThisTurn < this.perTurn()) {
+    if (nobodyWaits && this.startedThisTurn < this.perTurn()) {
       this.startedThisTurn += 1;
       start();
       return;
     }
-    if (fresh) this.waiting.unshift(start);
-    else this.waiting.push(start);
+    (fresh ? this.newcomers : this.waiting).push(start);
     this.scheduleEndOfTurn();
   }
 
   /** Requests waiting for a later turn. */
   get waitingCount(): number {
-    return this.waiting.length;
+    return this.newcomers.length + this.waiting.length;
   }
 
   private perTurn(): number {
-    return Math.max(1, Math.floor(TURN_BUDGET_MS / this.msPerRequest));
+    return Math.max(1, Math.floor(this.budgetMs / this.msPerRequest));
   }
 
   private takingConnections(): boolean {
@@ -96,28 +102,35 @@ export class RequestTurns {
       // A whole turn without a new connection: nobody is left in the accept queue.
       this.startedThisTurn = 0;
       this.lastTurnEndedAt = -1;
-      this.start(this.waiting.length);
+      // Should one throw, the next turn starts the rest.
+      if (this.waitingCount > 0) this.scheduleEndOfTurn();
+      startFirst(this.newcomers, this.newcomers.length);
+      startFirst(this.waiting, this.waiting.length);
       return;
     }
-    // The next turn's share starts now, at least one request each turn so that waiting ones move on.
-    const share = Math.min(this.waiting.length, this.perTurn());
-    this.startedThisTurn = share;
+    // The next turn's share starts now: newcomers first, with at least a quarter of it kept for the
+    // others, and at least one of each queue each turn, so that neither waits for ever.
+    const share = Math.min(this.waitingCount, this.perTurn());
+    const keptForOthers = Math.min(this.waiting.length, Math.max(1, Math.floor(share / 4)));
+    const ofNewcomers = Math.min(this.newcomers.length, Math.max(1, share - keptForOthers));
+    const ofOthers = Math.min(this.waiting.length, Math.max(keptForOthers, share - ofNewcomers));
+    this.startedThisTurn = ofNewcomers + ofOthers;
     this.lastTurnEndedAt = now;
     this.scheduleEndOfTurn();
-    this.start(Math.max(share, 1));
+    startFirst(this.newcomers, ofNewcomers);
+    startFirst(this.waiting, ofOthers);
   }
+}
 
-  /** Starts the first `count` waiting requests; if one throws, the rest wait for the next turn. */
-  private start(count: number): void {
-    const batch = this.waiting.splice(0, count);
-    for (let i = 0; i < batch.length; i += 1) {
-      try {
-        (batch[i] as () => void)();
-      } catch (error) {
-        this.waiting.unshift(...batch.slice(i + 1));
-        this.scheduleEndOfTurn();
-        throw error;
-      }
+/** Starts the first `count` requests of `queue`; if one throws, the rest stay queued for the next turn (already scheduled). */
+function startFirst(queue: (() => void)[], count: number): void {
+  const batch = queue.splice(0, count);
+  for (let i = 0; i < batch.length; i += 1) {
+    try {
+      (batch[i] as () => void)();
+    } catch (error) {
+      queue.unshift(...batch.slice(i + 1));
+      throw error;
     }
   }
 }
