@@ -11,14 +11,19 @@ const CANNOT_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'EMLINK'
  * be made. For files nobody writes again once handed over (a received upload is only read, then
  * removed), so the two names may share their bytes. Like copyFile, an existing `to` is replaced.
  */
-export async function linkOrCopy(from: string, to: string): Promise<void> {
+export function linkOrCopy(from: string, to: string): Promise<void> {
+  return linkOrCopyOnce(from, to, true);
+}
+
+async function linkOrCopyOnce(from: string, to: string, replacing: boolean): Promise<void> {
   try {
     await link(from, to);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (code === 'EEXIST') {
+    // Once: a name that is back at once is someone else's, and their error is the answer.
+    if (code === 'EEXIST' && replacing) {
       await rm(to, { force: true });
-      return linkOrCopy(from, to);
+      return linkOrCopyOnce(from, to, false);
     }
     if (!CANNOT_LINK.has(code)) throw error;
     await copyFile(from, to);
