@@ -1,8 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
-
-type CollectGarbage = (options: { type: 'major'; execution: 'async' }) => void;
+import { getHeapStatistics } from 'node:v8';
+import { collectGarbage } from '../shared/collect-garbage.js';
 
 /** At most one collection a second, however many images finish (callers may ask for less often). */
 const MIN_INTERVAL_MS = 1000;
@@ -29,7 +27,6 @@ const BUSY_INTERVAL_MS = 20_000;
 /** Once image work pauses this long, one last collection gives back what the last images left. */
 const QUIET_MS = 2000;
 
-let collectGarbage: CollectGarbage | undefined;
 let trailing: NodeJS.Timeout | undefined;
 let lastAt = Number.NEGATIVE_INFINITY;
 /** External memory just after the last collection (read at the next call: the collection runs as a task). */
@@ -48,9 +45,7 @@ let collectedAt = performance.now();
  * outlive minor collections, and the heap's own limits start a full collection only after tens of
  * megabytes of them (measured: the 1 GB upload's resident memory climbing 175 → 260 MB without it,
  * flat at ~165–200 MB with it). The collection runs as a V8 task after the current one
- * (`execution: 'async'`): on Node 20 a synchronous `gc()` given options collects nothing (a dropped
- * 150 MB array stayed counted), which is why collecting synchronously here measured no effect.
- * `minIntervalMs`: with the decoder process, whose pixels never enter the server, once every 4 s
+ * (collect-garbage.ts). `minIntervalMs`: with the decoder process, whose pixels never enter the server, once every 4 s
  * keeps the same peak for less of the server's CPU (decoder-process.ts, COLLECTION_INTERVAL_MS).
  * Less often while the event loop is busy serving (BUSY_LOOP).
  */
@@ -85,12 +80,5 @@ function collect(): void {
   collectedAt = lastAt;
   loopAtLast = performance.eventLoopUtilization();
   baselinePending = true;
-  collectGarbage ??= exposeGc();
-  collectGarbage({ type: 'major', execution: 'async' });
-}
-
-/** `gc()` without starting node with --expose-gc: the flag is set, then read in a fresh context. */
-function exposeGc(): CollectGarbage {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as CollectGarbage;
+  collectGarbage();
 }
