@@ -21,13 +21,15 @@ const INITIAL_MS_PER_REQUEST = 0.25;
  * TURN_BUDGET_MS of requests; the others wait for a later turn, in arrival order, and each turn
  * takes the next connection. The first request on a new connection has its own queue, served first
  * with at least a quarter of each turn's share kept for the others: it has waited in the accept
- * queue already, yet someone opening connection after connection cannot hold up the others. Once a whole turn has passed without a new
- * connection, the accept queue is empty, and the requests still waiting all start. Without new
+ * queue already, yet someone opening connection after connection cannot hold up the others. Once a
+ * whole turn has passed without a new connection, the accept queue is empty, and the requests still
+ * waiting all start. Without new
  * connections, nothing changes: every request starts in the turn that read it.
  */
 export class RequestTurns {
-  /** First requests on new connections, and all the others, each in arrival order. */
+  /** First requests on new connections, in arrival order. */
   private readonly newcomers: (() => void)[] = [];
+  /** Every other waiting request, in arrival order. */
   private readonly waiting: (() => void)[] = [];
   private connectionsThisTurn = 0;
   private connectionsLastTurn = 0;
@@ -122,7 +124,10 @@ export class RequestTurns {
   }
 }
 
-/** Starts the first `count` requests of `queue`; if one throws, the rest stay queued for the next turn (already scheduled). */
+/**
+ * Starts the first `count` requests of `queue`; if one throws, the rest stay queued for the next
+ * turn (already scheduled).
+ */
 function startFirst(queue: (() => void)[], count: number): void {
   const batch = queue.splice(0, count);
   for (let i = 0; i < batch.length; i += 1) {

@@ -45,8 +45,9 @@ let collectedAt = performance.now();
  * outlive minor collections, and the heap's own limits start a full collection only after tens of
  * megabytes of them (measured: the 1 GB upload's resident memory climbing 175 → 260 MB without it,
  * flat at ~165–200 MB with it). The collection runs as a V8 task after the current one
- * (collect-garbage.ts). `minIntervalMs`: with the decoder process, whose pixels never enter the server, once every 4 s
- * keeps the same peak for less of the server's CPU (decoder-process.ts, COLLECTION_INTERVAL_MS).
+ * (collect-garbage.ts). `minIntervalMs`: with the decoder process, whose pixels never enter the
+ * server, once every 4 s keeps the same peak for less of the server's CPU (decoder-process.ts,
+ * COLLECTION_INTERVAL_MS).
  * Less often while the event loop is busy serving (BUSY_LOOP).
  */
 export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minIntervalMs?: number } = {}): void {
