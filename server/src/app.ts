@@ -19,6 +19,7 @@ import { registerHealthRoutes } from './health/health.routes.js';
 import { trustProxyOption } from './http/client-address.js';
 import { registerErrorHandler } from './http/errors.js';
 import { drainUnreadBodies } from './http/unread-body.js';
+import { TurnLength } from './http/turn-length.js';
 import { takeTurns } from './http/request-turns.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security.js';
@@ -271,8 +272,12 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   registerSharingRoutes(app, authenticate, sharing, sharedViews);
   registerTemplateRoutes(app, authenticate, templates);
   registerTrashRoutes(app, authenticate, trash);
-  // One capacity for multipart and resumable uploads: the same per-person and per-server limits.
-  const uploadCapacity = UploadCapacity.forWorkers(config.imageWorkers);
+  // One capacity for multipart and resumable uploads: the same per-person and per-server limits,
+  // and no new upload while the event loop's turns are long (decision 0024).
+  const turnLength = new TurnLength();
+  turnLength.start();
+  app.addHook('onClose', async () => turnLength.stop());
+  const uploadCapacity = UploadCapacity.forWorkers(config.imageWorkers, () => turnLength.medianMs());
   registerUploadRoutes(app, authenticate, ingest, uploadCapacity, {
     tempDir: config.tempDir,
     maxFileBytes: config.uploads.maxFileBytes,

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from './support/databases.js';
 import { apiClient, newPerson } from './support/http.js';
 import { listFiles, tinyPng, upload, type UploadResult } from './support/images.js';
+import { longTurns } from './support/long-turns.js';
 import { startS3Server } from './support/s3.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
 
@@ -329,6 +330,24 @@ describe('uploads and bodies under abuse (sqlite)', () => {
     const later = await upload(server.url, people[0] as string, [{ source: await tinyPng(8002), name: 'later.png' }]);
     expect(later.status).toBe(200);
   });
+
+  it('answers new uploads with 503 and Retry-After while the event loop lags under a crowd, and takes them again after', async () => {
+    const token = await signUp();
+    // The server runs in this process: turns of 100–200 ms back to back, as 200 people browsing make them.
+    const stopLongTurns = longTurns(40);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      const busy = await upload(server.url, token, [{ source: await tinyPng(9001), name: 'busy.png' }]);
+      expect(busy.status).toBe(503);
+      expect(Number(busy.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(busy.body.message).toMatch(/busy serving other people/);
+    } finally {
+      stopLongTurns();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const after = await upload(server.url, token, [{ source: await tinyPng(9002), name: 'after.png' }]);
+    expect(after.status).toBe(200);
+  }, 20_000);
 });
 
 describe('an upload that stalls (UPLOAD_IDLE_TIMEOUT_S=1 here)', () => {

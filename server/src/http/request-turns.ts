@@ -23,8 +23,8 @@ const INITIAL_MS_PER_REQUEST = 0.25;
  * with at least a quarter of each turn's share kept for the others: it has waited in the accept
  * queue already, yet someone opening connection after connection cannot hold up the others. Once a
  * whole turn has passed without a new connection, the accept queue is empty, and the requests still
- * waiting all start. Without new
- * connections, nothing changes: every request starts in the turn that read it.
+ * waiting all start. Without new connections, nothing changes: every request starts in the turn
+ * that read it.
  */
 export class RequestTurns {
   /** First requests on new connections, in arrival order. */

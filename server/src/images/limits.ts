@@ -20,6 +20,13 @@ export const MAX_UPLOADS_PER_PERSON = 2;
 export const FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER = 2;
 /** The same across all requests of this process: when all are taken, new uploads get a 503. */
 export const FILES_IN_FLIGHT_PER_WORKER = 8;
+/**
+ * New uploads get a 503 while a turn of the event loop takes this long (the median of the last
+ * turns measured, http/turn-length.ts): each of an upload's ~30 I/O steps would wait about that
+ * long, so an upload let in would take seconds, and its processing would take the CPU from the
+ * people browsing (decision 0024).
+ */
+export const UPLOAD_BUSY_TURN_MS = 50;
 /** Retry-After of a 429 (person) or 503 (server) upload refusal: about one 20-file web batch. */
 export const UPLOAD_RETRY_AFTER_SECONDS = 10;
 /** Pixels of one image: refused from the header, before any decoding (decompression bombs). */

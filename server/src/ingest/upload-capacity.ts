@@ -3,6 +3,7 @@ import {
   FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER,
   FILES_IN_FLIGHT_PER_WORKER,
   MAX_UPLOADS_PER_PERSON,
+  UPLOAD_BUSY_TURN_MS,
   UPLOAD_RETRY_AFTER_SECONDS,
 } from '../images/limits.js';
 
@@ -23,21 +24,26 @@ interface Waiter {
  * upload waiting for a slot stops reading its body, which holds the client back over TCP: back-
  * pressure from the processing pool to the sender. A new upload is refused (429 for a person with
  * too many running, 503 when every slot is taken) rather than left waiting behind the others.
- * Counted in this process's memory: with several processes, each has its own limits.
+ * Also 503 while the event loop's turns are long (UPLOAD_BUSY_TURN_MS): under a crowd an upload let
+ * in would wait a turn at each of its I/O steps, seconds in all, and its processing would slow the
+ * people browsing (decision 0024). Counted in this process's memory: with several processes, each
+ * has its own limits.
  */
 export class UploadCapacity {
   private readonly uploadsByPerson = new Map<number, number>();
   private readonly waiting: Waiter[] = [];
   private inFlight = 0;
 
+  /** `turnMs`: how long a turn of the event loop takes now (http/turn-length.ts). */
   constructor(
     readonly perRequest: number,
     readonly total: number,
+    private readonly turnMs: () => number = () => 0,
   ) {}
 
   /** The limits for a pool of `workers` image workers (IMAGE_WORKERS). */
-  static forWorkers(workers: number): UploadCapacity {
-    return new UploadCapacity(FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER * workers, FILES_IN_FLIGHT_PER_WORKER * workers);
+  static forWorkers(workers: number, turnMs?: () => number): UploadCapacity {
+    return new UploadCapacity(FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER * workers, FILES_IN_FLIGHT_PER_WORKER * workers, turnMs);
   }
 
   /** Files held right now, across all uploads. */
@@ -53,6 +59,11 @@ export class UploadCapacity {
         `You already have ${running} uploads in progress; please wait for one to finish before sending more.`,
         UPLOAD_RETRY_AFTER_SECONDS,
       );
+    }
+    if (this.turnMs() >= UPLOAD_BUSY_TURN_MS) {
+      throw new AppError(503, 'The server is busy serving other people right now; please try again in a few seconds.', {
+        'retry-after': String(UPLOAD_RETRY_AFTER_SECONDS),
+      });
     }
     if (this.inFlight >= this.total) {
       throw new AppError(503, 'The server is busy with other uploads; please try again in a few seconds.', {
