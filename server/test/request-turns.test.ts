@@ -100,23 +100,29 @@ describe('newcomers while a crowd is served (real server process)', () => {
       // Everyone in the crowd connected and answered a few times.
       while (answered < CROWD * 5) await new Promise((resolve) => setTimeout(resolve, 50));
       const url = new URL('/api/gridimages?page=1&limit=50', server.url);
-      const waited = await Promise.all(
-        Array.from({ length: NEWCOMERS }, async () => {
-          const before = answered;
-          const status = await new Promise<number>((resolve, reject) => {
-            const req = http.get(url, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
-              res.resume();
-              res.on('end', () => resolve(res.statusCode ?? 0));
+      const newcomersWait = async () => {
+        const waited = await Promise.all(
+          Array.from({ length: NEWCOMERS }, async () => {
+            const before = answered;
+            const status = await new Promise<number>((resolve, reject) => {
+              const req = http.get(url, { agent: false, headers: { authorization: `Bearer ${token}` } }, (res) => {
+                res.resume();
+                res.on('end', () => resolve(res.statusCode ?? 0));
+              });
+              req.on('error', reject);
             });
-            req.on('error', reject);
-          });
-          expect(status).toBe(200);
-          return (answered - before) / CROWD;
-        }),
-      );
-      const longest = Math.max(...waited);
-      // Measured: 4–7 rounds with the turns, 40–97 without.
-      expect(longest).toBeLessThan(20);
+            expect(status).toBe(200);
+            return (answered - before) / CROWD;
+          }),
+        );
+        return Math.max(...waited);
+      };
+      // Measured: 4–7 rounds with the turns, 40–97 without, in every wave. Under CI's load (other
+      // test files on the same two cores) one wave once took 33 rounds, so up to three waves are
+      // sent and the best must be under 20: the defect fails all three.
+      const longest: number[] = [];
+      for (let wave = 0; wave < 3 && !(Math.min(...longest) < 20); wave += 1) longest.push(await newcomersWait());
+      expect(Math.min(...longest)).toBeLessThan(20);
     } finally {
       crowdRunning = false;
       await Promise.all(crowd.map((client) => client.done));
