@@ -277,7 +277,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const turnLength = new TurnLength();
   turnLength.start();
   app.addHook('onClose', async () => turnLength.stop());
-  const uploadCapacity = UploadCapacity.forWorkers(config.imageWorkers, () => turnLength.medianMs());
+  const uploadCapacity = UploadCapacity.forWorkers(config.imageWorkers, turnLength);
   registerUploadRoutes(app, authenticate, ingest, uploadCapacity, {
     tempDir: config.tempDir,
     maxFileBytes: config.uploads.maxFileBytes,

@@ -18,6 +18,8 @@ export const TURN_SAMPLES = 8;
 export class TurnLength {
   private readonly samples: number[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /** When the turn being measured began (performance.now()), or -1 between measurements. */
+  private measuringSince = -1;
 
   constructor(
     private readonly sampleMs = TURN_SAMPLE_MS,
@@ -28,7 +30,11 @@ export class TurnLength {
     if (this.timer) return;
     this.timer = setInterval(() => {
       const startedAt = performance.now();
-      setImmediate(() => this.add(performance.now() - startedAt));
+      this.measuringSince = startedAt;
+      setImmediate(() => {
+        this.measuringSince = -1;
+        this.add(performance.now() - startedAt);
+      });
     }, this.sampleMs);
     // Never the reason the process stays up.
     this.timer.unref();
@@ -38,6 +44,7 @@ export class TurnLength {
     clearInterval(this.timer);
     this.timer = undefined;
     this.samples.length = 0;
+    this.measuringSince = -1;
   }
 
   /** The median of the last turns measured, in ms; 0 until TURN_SAMPLES of them are. */
@@ -45,6 +52,21 @@ export class TurnLength {
     if (this.samples.length < this.sampleCount) return 0;
     const sorted = [...this.samples].sort((a, b) => a - b);
     return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  }
+
+  /**
+   * How long two turns in a row have taken at least, in ms: the last turn measured and either the
+   * one before it or the one running now. Two long turns in a row are a crowd arriving, a second
+   * before the median has enough of them (in the soak's first second, turns of 213, 435 and 439 ms
+   * while the median still read 0, and the uploads let in then took ~8 s); one long moment alone
+   * is not (the turns before and after it are short). Under long turns every turn is measured: the
+   * timer is due at each one's start.
+   */
+  streakMs(): number {
+    const last = this.samples.at(-1) ?? 0;
+    const before = this.samples.at(-2) ?? 0;
+    const running = this.measuringSince < 0 ? 0 : performance.now() - this.measuringSince;
+    return Math.min(last, Math.max(before, running));
   }
 
   private add(ms: number): void {

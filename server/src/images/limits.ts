@@ -27,6 +27,11 @@ export const FILES_IN_FLIGHT_PER_WORKER = 8;
  * people browsing (decision 0024).
  */
 export const UPLOAD_BUSY_TURN_MS = 50;
+/**
+ * …or, before the median has seen them, while two turns in a row have taken this long (TurnLength.
+ * streakMs: a crowd arriving): twice the median's bar, since two turns are less evidence than eight.
+ */
+export const UPLOAD_BUSY_STREAK_MS = 100;
 /** Retry-After of a 429 (person) or 503 (server) upload refusal: about one 20-file web batch. */
 export const UPLOAD_RETRY_AFTER_SECONDS = 10;
 /** Pixels of one image: refused from the header, before any decoding (decompression bombs). */

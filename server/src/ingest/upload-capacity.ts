@@ -3,6 +3,7 @@ import {
   FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER,
   FILES_IN_FLIGHT_PER_WORKER,
   MAX_UPLOADS_PER_PERSON,
+  UPLOAD_BUSY_STREAK_MS,
   UPLOAD_BUSY_TURN_MS,
   UPLOAD_RETRY_AFTER_SECONDS,
 } from '../images/limits.js';
@@ -11,6 +12,14 @@ import {
 export interface FileSlot {
   release(): void;
 }
+
+/** What admission reads of the event loop's turns (http/turn-length.ts: TurnLength). */
+export interface TurnReadings {
+  medianMs(): number;
+  streakMs(): number;
+}
+
+const IDLE_TURNS: TurnReadings = { medianMs: () => 0, streakMs: () => 0 };
 
 interface Waiter {
   upload: UploadTicket;
@@ -24,7 +33,7 @@ interface Waiter {
  * upload waiting for a slot stops reading its body, which holds the client back over TCP: back-
  * pressure from the processing pool to the sender. A new upload is refused (429 for a person with
  * too many running, 503 when every slot is taken) rather than left waiting behind the others.
- * Also 503 while the event loop's turns are long (UPLOAD_BUSY_TURN_MS): under a crowd an upload let
+ * Also 503 while the event loop's turns are long (UPLOAD_BUSY_TURN_MS, UPLOAD_BUSY_STREAK_MS): under a crowd an upload let
  * in would wait a turn at each of its I/O steps, seconds in all, and its processing would slow the
  * people browsing (decision 0024). Counted in this process's memory: with several processes, each
  * has its own limits.
@@ -34,16 +43,16 @@ export class UploadCapacity {
   private readonly waiting: Waiter[] = [];
   private inFlight = 0;
 
-  /** `turnMs`: how long a turn of the event loop takes now (http/turn-length.ts). */
+  /** `turns`: how long turns of the event loop take now (http/turn-length.ts). */
   constructor(
     readonly perRequest: number,
     readonly total: number,
-    private readonly turnMs: () => number = () => 0,
+    private readonly turns: TurnReadings = IDLE_TURNS,
   ) {}
 
   /** The limits for a pool of `workers` image workers (IMAGE_WORKERS). */
-  static forWorkers(workers: number, turnMs?: () => number): UploadCapacity {
-    return new UploadCapacity(FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER * workers, FILES_IN_FLIGHT_PER_WORKER * workers, turnMs);
+  static forWorkers(workers: number, turns?: TurnReadings): UploadCapacity {
+    return new UploadCapacity(FILES_IN_FLIGHT_PER_REQUEST_PER_WORKER * workers, FILES_IN_FLIGHT_PER_WORKER * workers, turns);
   }
 
   /** Files held right now, across all uploads. */
@@ -60,7 +69,7 @@ export class UploadCapacity {
         UPLOAD_RETRY_AFTER_SECONDS,
       );
     }
-    if (this.turnMs() >= UPLOAD_BUSY_TURN_MS) {
+    if (this.turns.medianMs() >= UPLOAD_BUSY_TURN_MS || this.turns.streakMs() >= UPLOAD_BUSY_STREAK_MS) {
       throw new AppError(503, 'The server is busy serving other people right now; please try again in a few seconds.', {
         'retry-after': String(UPLOAD_RETRY_AFTER_SECONDS),
       });
