@@ -33,10 +33,10 @@ interface Waiter {
  * upload waiting for a slot stops reading its body, which holds the client back over TCP: back-
  * pressure from the processing pool to the sender. A new upload is refused (429 for a person with
  * too many running, 503 when every slot is taken) rather than left waiting behind the others.
- * Also 503 while the event loop's turns are long (UPLOAD_BUSY_TURN_MS, UPLOAD_BUSY_STREAK_MS): under a crowd an upload let
- * in would wait a turn at each of its I/O steps, seconds in all, and its processing would slow the
- * people browsing (decision 0024). Counted in this process's memory: with several processes, each
- * has its own limits.
+ * Also 503 while the event loop's turns are long (UPLOAD_BUSY_TURN_MS, UPLOAD_BUSY_STREAK_MS):
+ * under a crowd an upload let in would wait a turn at each of its I/O steps, seconds in all, and
+ * its processing would slow the people browsing (decision 0024). Counted in this process's memory:
+ * with several processes, each has its own limits.
  */
 export class UploadCapacity {
   private readonly uploadsByPerson = new Map<number, number>();
