@@ -6,7 +6,7 @@ export const TURN_SAMPLES = 8;
 /**
  * How long a turn of the event loop takes, as the median of the last TURN_SAMPLES measured turns —
  * so one long synchronous moment (a start-up collection, a large query) does not count, while a
- * crowd that makes every turn long does. A turn is measured from a timer (timers run first in a
+ * crowd that makes every turn long does — and, sooner, as two long turns in a row (streakMs). A turn is measured from a timer (timers run first in a
  * turn) to an immediate callback (the check phase, after the poll phase that ran the turn's I/O
  * callbacks: the requests read, files written, answers from the decoder).
  *
