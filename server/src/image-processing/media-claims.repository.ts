@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB, MediaRow } from '../db/schema.js';
+import { inListSlices } from '../db/in-lists.js';
 
 /** Who holds a claim and until when it counts (see processing/claims.ts). */
 export interface ClaimTerms {
@@ -65,11 +66,11 @@ export class MediaClaimsRepository {
   /** `claim` for many 'deleting' rows at once; returns the ids taken. */
   async claimDeleting(mediaIds: readonly number[], terms: ClaimTerms, deadOwners: readonly string[]): Promise<number[]> {
     const taken: number[] = [];
-    for (let i = 0; i < mediaIds.length; i += 500) {
+    for (const ids of inListSlices(mediaIds)) {
       const rows = await this.db
         .updateTable('media')
         .set({ claimed_by: terms.owner, claimed_at: terms.now })
-        .where('id', 'in', mediaIds.slice(i, i + 500))
+        .where('id', 'in', ids)
         .where('status', '=', 'deleting')
         .where((eb) =>
           eb.or([
@@ -87,11 +88,11 @@ export class MediaClaimsRepository {
 
   /** The heartbeat: `owner` is still working on these rows. */
   async refreshClaims(owner: string, mediaIds: readonly number[], now: string): Promise<void> {
-    for (let i = 0; i < mediaIds.length; i += 500) {
+    for (const ids of inListSlices(mediaIds)) {
       await this.db
         .updateTable('media')
         .set({ claimed_at: now })
-        .where('id', 'in', mediaIds.slice(i, i + 500))
+        .where('id', 'in', ids)
         .where('claimed_by', '=', owner)
         .execute();
     }

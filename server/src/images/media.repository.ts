@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB, MediaRow } from '../db/schema.js';
+import { inListSlices } from '../db/in-lists.js';
 import { hasRowLocks } from '../db/row-locks.js';
 import { restoreTrashed } from '../trash/restore.js';
 import { takenKeyOf } from '../timeline/taken-key.js';
@@ -233,10 +234,10 @@ export class MediaRepository {
 
   /** Removes 'deleting' rows held by `owner`, once their files are gone. */
   async forgetDeleted(mediaIds: readonly number[], owner: string): Promise<void> {
-    for (let i = 0; i < mediaIds.length; i += 500) {
+    for (const ids of inListSlices(mediaIds)) {
       await this.db
         .deleteFrom('media')
-        .where('id', 'in', mediaIds.slice(i, i + 500))
+        .where('id', 'in', ids)
         .where('status', '=', 'deleting')
         .where('claimed_by', '=', owner)
         .execute();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { inListSlices } from '../db/in-lists.js';
 import { bumpLibraryVersion } from '../read-caches/library-version.js';
 
 export interface LikeFacts {
@@ -11,8 +12,6 @@ export interface LikeFacts {
 export interface LikeChange extends LikeFacts {
   version: number | undefined;
 }
-
-const CHUNK = 1000;
 
 /** One row per person and liked image (DECISIONS §3: likes are per person). */
 export class LikesRepository {
@@ -50,7 +49,7 @@ export class LikesRepository {
   /** Likes of each image and whether `viewerId` is among them: one grouped query per thousand images. */
   async factsOf(imageIds: readonly number[], viewerId: number | undefined): Promise<Map<number, LikeFacts>> {
     const facts = new Map<number, LikeFacts>();
-    for (let start = 0; start < imageIds.length; start += CHUNK) {
+    for (const ids of inListSlices(imageIds)) {
       const rows = await this.db
         .selectFrom('likes')
         .select((eb) => [
@@ -60,7 +59,7 @@ export class LikesRepository {
             .sum<number>(eb.case().when('likes.user_id', '=', viewerId ?? -1).then(1).else(0).end())
             .as('mine'),
         ])
-        .where('likes.image_id', 'in', imageIds.slice(start, start + CHUNK))
+        .where('likes.image_id', 'in', ids)
         .groupBy('likes.image_id')
         .execute();
       for (const row of rows) facts.set(row.image_id, { likes: Number(row.likes), liked: Number(row.mine) > 0 });
@@ -71,11 +70,11 @@ export class LikesRepository {
   /** Who likes each of these images (images nobody likes are left out): one query per thousand images. */
   async likersOf(imageIds: readonly number[]): Promise<Map<number, number[]>> {
     const likers = new Map<number, number[]>();
-    for (let start = 0; start < imageIds.length; start += CHUNK) {
+    for (const ids of inListSlices(imageIds)) {
       const rows = await this.db
         .selectFrom('likes')
         .select(['likes.image_id', 'likes.user_id'])
-        .where('likes.image_id', 'in', imageIds.slice(start, start + CHUNK))
+        .where('likes.image_id', 'in', ids)
         .execute();
       for (const row of rows) {
         const list = likers.get(row.image_id);

@@ -1,10 +1,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { inListSlices } from '../db/in-lists.js';
 import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { TagKind } from './tags.repository.js';
-
-/** Ids per `in (…)` list: far below both databases' bound-parameter limits. */
-const CHUNK = 1000;
 
 /**
  * Every change to tags on images and to the vocabulary. Each runs in one transaction that keeps
@@ -111,9 +109,7 @@ async function addUsage(trx: Transaction<DB>, tagId: number, delta: number): Pro
  */
 export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonly number[]): Promise<void> {
   await addTagUsageOfImages(trx, imageIds, -1);
-  for (let start = 0; start < imageIds.length; start += CHUNK) {
-    await trx.deleteFrom('image_tags').where('image_id', 'in', imageIds.slice(start, start + CHUNK)).execute();
-  }
+  for (const ids of inListSlices(imageIds)) await trx.deleteFrom('image_tags').where('image_id', 'in', ids).execute();
 }
 
 /**
@@ -122,8 +118,7 @@ export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonl
  * vocabulary is read straight off them); the rows themselves stay, so a restore keeps the tags.
  */
 export async function addTagUsageOfImages(trx: Transaction<DB>, imageIds: readonly number[], sign: 1 | -1): Promise<void> {
-  for (let start = 0; start < imageIds.length; start += CHUNK) {
-    const ids = imageIds.slice(start, start + CHUNK);
+  for (const ids of inListSlices(imageIds)) {
     await trx
       .updateTable('tags')
       .set((eb) => ({

@@ -3,6 +3,7 @@ import { onlyVisible } from '../access/image-visibility.js';
 import type { ImageIdsQuery } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageTagsTable } from '../db/schema.js';
+import { inListSlices } from '../db/in-lists.js';
 import { normalizeTags } from './tag-text.js';
 import type { TagRow } from './view-tally.js';
 
@@ -18,9 +19,6 @@ export interface ImageTagLabels {
   /** Those of them added as custom tags (search results). */
   customTags: string[];
 }
-
-/** Ids per `in (…)` list: far below both databases' bound-parameter limits. */
-const CHUNK = 1000;
 
 /**
  * The end of the index range of every name starting with `prefix`: names are compared byte-wise
@@ -116,7 +114,7 @@ export class TagsRepository {
         .$if(Number.isFinite(atMost), (qb) => qb.limit(atMost + 1))
         .execute();
     if (Array.isArray(imageIds)) {
-      for (let start = 0; start < imageIds.length; start += CHUNK) rows.push(...(await read(imageIds.slice(start, start + CHUNK), limit - rows.length)));
+      for (const ids of inListSlices(imageIds)) rows.push(...(await read(ids, limit - rows.length)));
     } else rows.push(...(await read(imageIds as ImageIdsQuery, limit)));
     if (rows.length > limit) return undefined;
     const names = await this.shownNames(rows.map((row) => row.tag_id));
@@ -138,12 +136,12 @@ export class TagsRepository {
    */
   async labelsOf(imageIds: readonly number[]): Promise<Map<number, ImageTagLabels>> {
     const rows = [];
-    for (let start = 0; start < imageIds.length; start += CHUNK) {
+    for (const ids of inListSlices(imageIds)) {
       rows.push(
         ...(await this.db
           .selectFrom('image_tags')
           .select(['image_id', 'tag_id', 'kind'])
-          .where('image_id', 'in', imageIds.slice(start, start + CHUNK))
+          .where('image_id', 'in', ids)
           .execute()),
       );
     }
@@ -166,11 +164,11 @@ export class TagsRepository {
   private async shownNames(tagIds: readonly number[]): Promise<Map<number, string>> {
     const unique = [...new Set(tagIds)];
     const names = new Map<number, string>();
-    for (let start = 0; start < unique.length; start += CHUNK) {
+    for (const ids of inListSlices(unique)) {
       const rows = await this.db
         .selectFrom('tags')
         .select(['id', 'name'])
-        .where('id', 'in', unique.slice(start, start + CHUNK))
+        .where('id', 'in', ids)
         .execute();
       for (const row of rows) if (!this.isHidden(row.name)) names.set(row.id, row.name);
     }
@@ -226,13 +224,13 @@ export class TagsRepository {
   /** The shown tags this person added to each of these images, latest first. */
   async addedBy(userId: number, imageIds: readonly number[]): Promise<Map<number, string[]>> {
     const rows = [];
-    for (let start = 0; start < imageIds.length; start += CHUNK) {
+    for (const ids of inListSlices(imageIds)) {
       rows.push(
         ...(await this.db
           .selectFrom('image_tags')
           .select(['image_id', 'tag_id', 'created_at'])
           .where('tagged_by', '=', userId)
-          .where('image_id', 'in', imageIds.slice(start, start + CHUNK))
+          .where('image_id', 'in', ids)
           .execute()),
       );
     }
