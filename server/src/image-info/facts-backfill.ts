@@ -1,6 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ExifFacts, NO_FACTS } from '../image-processing/exif.js';
+import { type PeriodicJob, startPeriodicJob } from '../shared/periodic-job.js';
 import type { MediaStorage } from '../storage/storage.js';
 import type { FactsBackfillRepository, FactsUpdate, OldFacts } from './facts-backfill.repository.js';
 import { readStoredFacts } from './stored-facts.js';
@@ -27,15 +28,10 @@ export function startFactsBackfill(deps: {
   logger: FastifyBaseLogger;
   /** Between two pictures (ms). */
   pauseMs?: number;
-}): {
-  runOnce: () => Promise<number>;
-  /** Stops the timer and waits for the picture under way (so the database is not closed under it). */
-  stop: () => Promise<void>;
-} {
+}): PeriodicJob<number> {
   const pauseMs = deps.pauseMs ?? 20;
   const failures = new Map<number, number>();
   let stopped = false;
-  let running: Promise<number> | undefined;
 
   /** What was read, with what the upload kept where the original says nothing; undefined: try again later. */
   const factsOf = async (picture: OldFacts): Promise<ExifFacts | undefined> => {
@@ -73,22 +69,19 @@ export function startFactsBackfill(deps: {
     return saved;
   };
 
-  const runOnce = () => {
-    running ??= backfill().finally(() => {
-      running = undefined;
-    });
-    return running;
+  const job = startPeriodicJob(backfill, {
+    everyMs: BACKFILL_INTERVAL_MS,
+    logger: deps.logger,
+    failed: 'reading the facts of stored pictures failed; will retry',
+  });
+  return {
+    runOnce: job.runOnce,
+    /** Stops the timer and waits only for the picture under way (so the database is not closed under it). */
+    stop: async () => {
+      stopped = true;
+      await job.stop();
+    },
   };
-  const tick = () => void runOnce().catch((err: unknown) => deps.logger.error({ err }, 'reading the facts of stored pictures failed; will retry'));
-  const timer = setInterval(tick, BACKFILL_INTERVAL_MS);
-  timer.unref();
-  tick();
-  const stop = async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running?.catch(() => undefined);
-  };
-  return { runOnce, stop };
 }
 
 /** The new reading, falling back to what the upload kept of date, camera and place (a lost original, a shorter reading). */

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { HEARTBEAT_MS } from '../image-processing/claims.js';
+import { type PeriodicJob, startPeriodicJob } from '../shared/periodic-job.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
 
 /** Often enough that an upload is gone soon after it expires, at most every 10 minutes. */
@@ -13,34 +14,23 @@ export function sweepIntervalMs(expiryMs: number): number {
  * on an interval. Meanwhile the uploads this process is finishing get their heartbeat. Several
  * processes may sweep at once (every step is conditional on the row's state).
  */
-export function startUploadSweep(deps: { uploads: ResumableUploadsService; intervalMs: number; logger: FastifyBaseLogger }): {
-  runOnce: () => Promise<number>;
-  /** Stops the timers and waits for a sweep under way. */
-  stop: () => Promise<void>;
-} {
-  let running: Promise<number> | undefined;
-  const runOnce = () => {
-    running ??= deps.uploads
-      .sweep()
-      .then((n) => {
-        if (n > 0) deps.logger.info({ removed: n }, 'removed expired unfinished uploads');
-        return n;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    return running;
-  };
-  const tick = () => void runOnce().catch((err: unknown) => deps.logger.error({ err }, 'sweeping resumable uploads failed; will retry'));
-  const timer = setInterval(tick, deps.intervalMs);
-  timer.unref();
+export function startUploadSweep(deps: { uploads: ResumableUploadsService; intervalMs: number; logger: FastifyBaseLogger }): PeriodicJob<number> {
+  const sweep = startPeriodicJob(
+    async () => {
+      const n = await deps.uploads.sweep();
+      if (n > 0) deps.logger.info({ removed: n }, 'removed expired unfinished uploads');
+      return n;
+    },
+    { everyMs: deps.intervalMs, logger: deps.logger, failed: 'sweeping resumable uploads failed; will retry' },
+  );
   const heartbeat = setInterval(() => void deps.uploads.beat().catch((err: unknown) => deps.logger.warn({ err }, 'upload heartbeat failed')), HEARTBEAT_MS);
   heartbeat.unref();
-  tick();
-  const stop = async () => {
-    clearInterval(timer);
-    clearInterval(heartbeat);
-    await running?.catch(() => undefined);
+  return {
+    runOnce: sweep.runOnce,
+    /** Stops both timers and waits for a sweep under way. */
+    stop: async () => {
+      clearInterval(heartbeat);
+      await sweep.stop();
+    },
   };
-  return { runOnce, stop };
 }
