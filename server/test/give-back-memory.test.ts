@@ -1,6 +1,7 @@
 import { constants, type PerformanceEntry, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
 import { afterImageWork } from '../src/image-processing/give-back-memory.js';
+import { busyFor } from './support/long-turns.js';
 
 /** Forced (asked-for) full collections seen while `during` runs and for a moment after. */
 async function forcedCollections(during: () => void | Promise<void>): Promise<number> {
@@ -18,10 +19,6 @@ async function forcedCollections(during: () => void | Promise<void>): Promise<nu
   return forced;
 }
 
-const spin = (ms: number) => {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the collection asked for after image work', () => {
@@ -32,7 +29,7 @@ describe('the collection asked for after image work', () => {
     expect(held.length).toBeGreaterThan(0);
     // The loop busy for over the interval, as under a crowd of requests: no forced collection.
     expect(await forcedCollections(() => {
-      spin(1200);
+      busyFor(1200);
       afterImageWork({ minIntervalMs: 1000 });
     })).toBe(0);
     // The same work after a quiet interval: the collection comes.

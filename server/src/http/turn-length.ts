@@ -6,9 +6,10 @@ export const TURN_SAMPLES = 8;
 /**
  * How long a turn of the event loop takes, as the median of the last TURN_SAMPLES measured turns —
  * so one long synchronous moment (a start-up collection, a large query) does not count, while a
- * crowd that makes every turn long does — and, sooner, as two long turns in a row (streakMs). A turn is measured from a timer (timers run first in a
- * turn) to an immediate callback (the check phase, after the poll phase that ran the turn's I/O
- * callbacks: the requests read, files written, answers from the decoder).
+ * crowd that makes every turn long does — and, sooner, as two long turns in a row (streakMs). A
+ * turn is measured from a timer (timers run first in a turn) to an immediate callback (the check
+ * phase, after the poll phase that ran the turn's I/O callbacks: the requests read, files written,
+ * answers from the decoder).
  *
  * Why: every step of an upload that waits for I/O (~30 of them: temporary file, hashing, the
  * decoder, storage, the database) waits for the next turn, and under issue 13's crowd a turn takes
