@@ -169,6 +169,24 @@ describe.each(testSetups)('resumable uploads on $database ($storage storage)', (
     expect((await tus().head(bob.token, id)).status).toBe(404);
   });
 
+  it('acts only on the upload the URL\'s path names: another upload\'s id smuggled into the query is a 404', async () => {
+    const file = await tinyPng(91_012);
+    const { id: victim } = await tus().create(alice.token, file.length, { filename: 'holiday.png' });
+    expect((await tus().patch(alice.token, victim, 0, file.subarray(0, 20))).status).toBe(204);
+    const { id: own } = await tus().create(bob.token, file.length, { filename: 'bob.png' });
+    // tus reads an upload id from the last segment of the whole URL, query included.
+    for (const smuggled of [`${own}?x=/${victim}`, `${own}?/${victim}`, `${own}?id=${victim}`]) {
+      const head = await tus().head(bob.token, smuggled);
+      expect(head.status, smuggled).toBe(404);
+      expect(head.headers.get('upload-metadata')).toBeNull();
+      expect((await tus().patch(bob.token, smuggled, 20, file.subarray(20))).status, smuggled).toBe(404);
+    }
+    // Neither upload was touched: Alice's still has her 20 bytes, Bob's none.
+    expect((await tus().head(alice.token, victim)).headers.get('upload-offset')).toBe('20');
+    expect((await tus().head(bob.token, own)).headers.get('upload-offset')).toBe('0');
+    expect((await tus().patch(alice.token, victim, 20, file.subarray(20))).status).toBe(200);
+  });
+
   it('lets an account that has not confirmed its address upload, as multipart does', async () => {
     const signedUp = await api.post<{ token: string }>('/signup', newPerson('unconfirmed'));
     expect(signedUp.status).toBe(201);

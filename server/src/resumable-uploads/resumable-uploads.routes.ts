@@ -5,7 +5,7 @@ import { badRequest, unauthorized } from '../http/errors.js';
 import { type Authenticate, registerCall } from '../http/route.js';
 import type { ResumableUploadRow } from './resumable-uploads.repository.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
-import { outcomeAnswer, type TusEndpoint, tusRequestUsers } from './tus-endpoint.js';
+import { outcomeAnswer, type TusEndpoint, tusRequestUploadIds, tusRequestUsers } from './tus-endpoint.js';
 
 const TUS_VERSION_HEADER = { 'tus-resumable': '1.0.0' };
 
@@ -41,6 +41,7 @@ export async function registerResumableUploadRoutes(
     if (row && request.method === 'DELETE') return terminate(reply, row, uploads, tus);
     reply.hijack();
     if (request.user) tusRequestUsers.set(request.raw, request.user);
+    if (row) tusRequestUploadIds.set(request.raw, row.id);
     try {
       await tus.handle(request.raw, reply.raw);
     } catch (err) {

@@ -13,6 +13,14 @@ import type { Clock } from '../shared/clock.js';
 /** The person each request tus handles was authenticated as (set by the route before handing over). */
 export const tusRequestUsers = new WeakMap<IncomingMessage, AuthUser>();
 
+/**
+ * The upload id the route checked as the caller's, for each request tus handles that names one.
+ * tus acts on this id and no other: its own reading of the URL takes the last path segment of the
+ * whole URL, query included, so `/api/uploads/<mine>?x=/<yours>` would otherwise pass the check on
+ * one upload and read or write another.
+ */
+export const tusRequestUploadIds = new WeakMap<IncomingMessage, string>();
+
 /** The request object tus hands to its hooks (srvx's), which carries Node's request. */
 interface NodeBackedRequest {
   method: string;
@@ -61,7 +69,11 @@ async function buildTusServer(deps: TusServerDeps) {
     maxSize: deps.maxFileBytes,
     // Relative, so the URL is right behind any proxy (clients resolve it against the endpoint).
     generateUrl: (_req, { path, id }) => `${path}/${bytes.publicId(id)}`,
-    getFileIdFromRequest: (_req, last) => (last && /^[0-9a-f]{32}$/.test(last) ? bytes.storeId(last) : undefined),
+    // undefined is tus's 404: no checked id, or a URL whose last segment is not the checked id.
+    getFileIdFromRequest: (req, last) => {
+      const checked = checkedUploadId(req);
+      return checked !== undefined && last === checked ? bytes.storeId(checked) : undefined;
+    },
     namingFunction: () => bytes.storeId(newUploadId()),
     // The web app is same-origin; no cross-origin access.
     allowedOrigins: () => false,
@@ -93,6 +105,11 @@ export function outcomeAnswer(outcome: UploadOutcome): { headers: Record<string,
     },
     body: JSON.stringify(outcome),
   };
+}
+
+function checkedUploadId(req: unknown): string | undefined {
+  const raw = (req as NodeBackedRequest).runtime?.node?.req;
+  return raw ? tusRequestUploadIds.get(raw) : undefined;
 }
 
 function userOf(req: unknown): AuthUser {
