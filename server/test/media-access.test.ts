@@ -128,7 +128,7 @@ describe.each(testSetups)('image URLs follow access ($database, $storage storage
     const page = await api.get<{ images: Image[] }>(`/shared-images/${token}`);
     expect(page.status).toBe(200);
     const shown = page.body.images.find((i) => i._id === gpsId)!;
-    expect(viewerOf(shown.thumbnailURL)).toMatch(/^l\d+$/);
+    expect(viewerOf(shown.thumbnailURL)).toMatch(/^l\d+\.[0-9a-f]{16}$/);
     expect((await get(shown.thumbnailURL)).status).toBe(200);
     expect((await get(shown.trimmedURL)).status).toBe(200);
 
@@ -136,8 +136,18 @@ describe.each(testSetups)('image URLs follow access ($database, $storage storage
     await setStatus(admin, record!._id, false, 'allAccess');
     expect((await get(shown.thumbnailURL)).status).toBe(404);
     expect((await get(shown.trimmedURL)).status).toBe(404);
+    // Switched back on, the record has a new link (decision 0006 §3): the old link's photo URLs stay dead.
     await setStatus(admin, record!._id, true, 'allAccess');
-    expect((await get(shown.thumbnailURL)).status).toBe(200);
+    expect((await api.get(`/shared-images/${token}`)).status).toBe(404);
+    expect((await get(shown.thumbnailURL)).status).toBe(404);
+    expect((await get(shown.trimmedURL)).status).toBe(404);
+    // The new link's page hands out URLs of its own, which load.
+    const again = (await api.post<{ link: string }>('/api/share-all', { accessTo: [grandma] }, admin.token)).body.link;
+    const fresh = (await api.get<{ images: Image[] }>(`/shared-images/${again.split('/').pop()}`)).body.images.find((i) => i._id === gpsId)!;
+    expect(fresh.thumbnailURL).not.toBe(shown.thumbnailURL);
+    expect(viewerOf(fresh.thumbnailURL)?.split('.')[0]).toBe(viewerOf(shown.thumbnailURL)?.split('.')[0]);
+    expect((await get(fresh.thumbnailURL)).status).toBe(200);
+    expect((await get(shown.thumbnailURL)).status).toBe(404);
   });
 
   it("deleting an image stops its URLs for everyone, the uploader's too", async () => {

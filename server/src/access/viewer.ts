@@ -3,6 +3,16 @@ import type { AuthUser } from '../auth/auth-user.js';
 /** The public share-all link page (`GET /shared-images/:link`), known by its access record. */
 export interface LinkViewer {
   linkRecordId: number;
+  /**
+   * Which of the record's links this is (linkStamp below): a record switched off and shared again
+   * gets a new link, and the photo URLs the old link's page handed out must not load again with it.
+   */
+  linkStamp: string;
+}
+
+/** A link's stamp: the start of its hash (the token's SHA-256, as stored); the token stays secret. */
+export function linkStamp(linkHash: string): string {
+  return linkHash.slice(0, 16);
 }
 
 /**

@@ -5,17 +5,21 @@ import type { UrlSigner } from '../storage/url-signer.js';
 export const VARIANTS = ['thumb', 'display', 'trash'] as const;
 export type Variant = (typeof VARIANTS)[number];
 
-/** The viewer as it travels in a URL: `u<userId>` or `l<accessRecordId>` (a share-all link page). */
-export type ViewerRef = { kind: 'user'; id: number } | { kind: 'link'; id: number };
+/**
+ * The viewer as it travels in a URL: `u<userId>`, or `l<accessRecordId>.<linkStamp>` for a share-all
+ * link page (the stamp names which of the record's links handed the URL out: access/viewer.ts).
+ */
+export type ViewerRef = { kind: 'user'; id: number } | { kind: 'link'; id: number; stamp: string };
 
 export function viewerTag(viewer: Viewer): string {
-  return isLinkViewer(viewer) ? `l${viewer.linkRecordId}` : `u${viewer.id}`;
+  return isLinkViewer(viewer) ? `l${viewer.linkRecordId}.${viewer.linkStamp}` : `u${viewer.id}`;
 }
 
 export function parseViewerTag(tag: string): ViewerRef | undefined {
-  const match = /^([ul])(\d{1,15})$/.exec(tag);
-  if (!match) return undefined;
-  return { kind: match[1] === 'u' ? 'user' : 'link', id: Number(match[2]) };
+  const person = /^u(\d{1,15})$/.exec(tag);
+  if (person) return { kind: 'user', id: Number(person[1]) };
+  const link = /^l(\d{1,15})\.([0-9a-f]{16})$/.exec(tag);
+  return link ? { kind: 'link', id: Number(link[1]), stamp: link[2] as string } : undefined;
 }
 
 /**

@@ -23,13 +23,13 @@ export class MediaAccessRepository {
     return { account, version: Number(version) };
   }
 
-  async linkRecord(recordId: number): Promise<{ active: number; kind: 'all' | 'restricted'; version: number } | undefined> {
+  async linkRecord(recordId: number): Promise<{ active: number; kind: 'all' | 'restricted'; linkHash: string | null; version: number } | undefined> {
     const row = await this.db
       .selectFrom(['access_records', 'library_state'])
-      .select(['access_records.active', 'access_records.kind', 'library_state.version'])
+      .select(['access_records.active', 'access_records.kind', 'access_records.link_hash', 'library_state.version'])
       .where('access_records.id', '=', recordId)
       .where('library_state.id', '=', 1)
       .executeTakeFirst();
-    return row ? { active: Number(row.active), kind: row.kind, version: Number(row.version) } : undefined;
+    return row ? { active: Number(row.active), kind: row.kind, linkHash: row.link_hash, version: Number(row.version) } : undefined;
   }
 }

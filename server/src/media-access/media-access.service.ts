@@ -4,6 +4,7 @@ import { type Clock, unixNow } from '../shared/clock.js';
 import { type ImageUrls, parseViewerTag, type Variant } from './image-urls.js';
 import type { MediaAccessRepository } from './media-access.repository.js';
 import { type MediaKeys, VerdictCache } from './verdict-cache.js';
+import { linkStamp } from '../access/viewer.js';
 
 /** What a photo URL names, as it arrived (nothing checked yet). */
 export interface PhotoRequest {
@@ -33,7 +34,7 @@ function personScope(user: AuthUser): string {
  *   it is now (role, address, proof), read afresh on every request; for an image in the Trash, its
  *   `trash` thumbnail only, and only for whom `onlyInTrashOf` shows it (its uploader, admins);
  * - a share-all link page: what `SharedViewsService.byLink` shows — every ready image, while the
- *   link's all-access record is active.
+ *   link's all-access record is active and the link is the record's current one.
  */
 export class MediaAccessService {
   private readonly verdicts = new VerdictCache();
@@ -48,7 +49,7 @@ export class MediaAccessService {
     if (!viewer) return null;
     const { imageId, variant, viewerTag, exp, sig } = request;
     if (!this.deps.urls.verify(imageId, variant, viewerTag, exp, sig, unixNow(this.deps.clock))) return null;
-    const keys = viewer.kind === 'user' ? await this.forPerson(viewer.id, imageId) : await this.forLinkPage(viewer.id, imageId);
+    const keys = viewer.kind === 'user' ? await this.forPerson(viewer.id, imageId) : await this.forLinkPage(viewer.id, viewer.stamp, imageId);
     return keys?.[variant] ?? null;
   }
 
@@ -66,9 +67,11 @@ export class MediaAccessService {
     });
   }
 
-  private async forLinkPage(recordId: number, imageId: number): Promise<MediaKeys | null> {
+  private async forLinkPage(recordId: number, stamp: string, imageId: number): Promise<MediaKeys | null> {
     const record = await this.deps.repository.linkRecord(recordId);
     if (!record || record.active !== 1 || record.kind !== 'all') return null;
+    // A URL from an earlier link of this record (switched off, then shared again) stays dead.
+    if (record.linkHash === null || linkStamp(record.linkHash) !== stamp) return null;
     return this.decide(LINK_SCOPE, record.version, imageId, async () => {
       const [row] = await this.deps.images.withMedia([imageId]);
       return row?.ready === 1 ? { thumb: row.thumbnail_key, display: row.display_key, trash: null } : undefined;

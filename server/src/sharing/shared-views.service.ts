@@ -1,5 +1,6 @@
 import type { Image } from '@photo/contract';
 import { provenAddress } from '../access/image-visibility.js';
+import { linkStamp } from '../access/viewer.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
 import type { ImagePresenter, Viewer } from '../images/image-presenter.js';
@@ -31,11 +32,13 @@ export class SharedViewsService {
 
   /** GET /shared-images/:link: every image while the all-access record behind the link is active. */
   async byLink(link: string): Promise<{ success: boolean; images: Image[]; message: string }> {
-    const record = await this.deps.records.findByLinkHash(ShareLinks.hash(link));
+    const linkHash = ShareLinks.hash(link);
+    const record = await this.deps.records.findByLinkHash(linkHash);
     if (!record) throw notFound(LINK_UNKNOWN);
     if (record.active !== 1) throw notFound(LINK_INACTIVE);
-    // URLs bound to this link's record: they stop loading the moment it is switched off.
-    const images = await this.present(await this.deps.records.newestReady(MAX_SHARED_LIST), { linkRecordId: record.id });
+    // URLs bound to this link of this record: they stop loading the moment it is switched off, and
+    // do not load again when it is shared anew (with a new link).
+    const images = await this.present(await this.deps.records.newestReady(MAX_SHARED_LIST), { linkRecordId: record.id, linkStamp: linkStamp(linkHash) });
     return { success: true, images, message: images.length === 0 ? 'Nothing has been added to the library yet.' : `${images.length} images shared with you.` };
   }
 
