@@ -123,6 +123,19 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
     expect((await api.get('/search?query=beach')).status).toBe(401);
   });
 
+  it('finds nothing for control characters (no name or tag holds one), on either database, instead of everything or a 500', async () => {
+    for (const query of ['%00', 'pic-%00', '%00pic-', 'be%01', '%7F']) {
+      const res = await api.get<{ images: Image[] }>(`/search?query=${query}`, bob.token);
+      expect(res.status, query).toBe(200);
+      expect(res.body.images, query).toEqual([]);
+      const suggested = await api.get(`/exisiting-tag?query=${query}`, alice.token);
+      expect(suggested.status, query).toBe(200);
+      const filtered = await filter(alice, [decodeURIComponent(query)]);
+      expect(filtered.status, query).toBe(200);
+      expect(filtered.body.images, query).toEqual([]);
+    }
+  });
+
   it('stays correct after a tag leaves every image: no longer suggested, no longer found', async () => {
     await api.post('/remove-tag', { tagName: ['beat'], imageId: pics[5] }, alice.token);
     expect(await suggest(alice, 'bea')).toEqual(['beach', 'beagle', 'beachwear', 'beacon', 'bear']);

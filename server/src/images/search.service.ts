@@ -44,7 +44,11 @@ export class SearchService {
   /** The matching images as the JSON text of an array (ImagePresenter.presentIdsJson). */
   async searchJson(user: AuthUser, text: string): Promise<string> {
     const needle = text.trim().toLowerCase();
-    if (!needle) return '[]';
+    // No file name or tag holds a control character (ingest and tags/ remove or refuse them), so
+    // none can match; and SQLite's `like` stops reading its pattern at a NUL (which then matched
+    // every image) while PostgreSQL refuses a NUL in text outright.
+    // eslint-disable-next-line no-control-regex
+    if (!needle || /[\u0000-\u001f\u007f]/.test(needle)) return '[]';
     const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const view = await this.vocabulary.of(user);
     const tags = await view.startingWith(normalizeTag(text), MAX_MATCHED_TAGS);
