@@ -124,15 +124,21 @@ describe.each(testDatabases)('tag suggestions, tag filter and search on %s', (da
   });
 
   it('finds nothing for control characters (no name or tag holds one), on either database, instead of everything or a 500', async () => {
-    for (const query of ['%00', 'pic-%00', '%00pic-', 'be%01', '%7F']) {
+    for (const query of ['be%01', 'pic-%1F', '%7F']) {
       const res = await api.get<{ images: Image[] }>(`/search?query=${query}`, bob.token);
       expect(res.status, query).toBe(200);
       expect(res.body.images, query).toEqual([]);
-      const suggested = await api.get(`/exisiting-tag?query=${query}`, alice.token);
-      expect(suggested.status, query).toBe(200);
+      expect((await api.get(`/exisiting-tag?query=${query}`, alice.token)).status, query).toBe(200);
       const filtered = await filter(alice, [decodeURIComponent(query)]);
       expect(filtered.status, query).toBe(200);
       expect(filtered.body.images, query).toEqual([]);
+    }
+    // A NUL is refused before any search (http/text-input.ts): SQLite's like stopped reading at it
+    // and matched every image; PostgreSQL refused it with a 500.
+    for (const query of ['%00', 'pic-%00', '%00pic-']) {
+      const res = await api.get<{ message: string }>(`/search?query=${query}`, bob.token);
+      expect(res.status, query).toBe(400);
+      expect(res.body.message).toBe('querystring.query: Text cannot contain a NUL character.');
     }
   });
 
