@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineCall } from './call.js';
-import { id, idParams, messageResponse, tagText } from './common.js';
+import { id, idParams, messageResponse, tagLookup, tagText } from './common.js';
 import { image } from './images.js';
 
 export const tagList = z.object({ tags: z.array(z.string()) });
@@ -36,7 +36,7 @@ export const addUserTags = defineCall({
 export const removeTag = defineCall({
   method: 'POST', path: '/remove-tag', tag: 'tags', access: 'user',
   summary: 'Remove tags from one image (at most 500 names per call)',
-  body: z.object({ tagName: z.array(tagText).min(1).max(500), imageId: id }),
+  body: z.object({ tagName: z.array(tagLookup).min(1).max(500), imageId: id }),
   response: messageResponse,
 });
 

@@ -1,6 +1,6 @@
-import { badRequest, notFound } from '../http/errors.js';
+import { notFound } from '../http/errors.js';
 import { MAX_TAG_LIST } from './tags.service.js';
-import { normalizeTag } from './tag-text.js';
+import { normalizeTag, tagToStore } from './tag-text.js';
 import type { TagChangesRepository } from './tag-changes.repository.js';
 import type { TagsRepository } from './tags.repository.js';
 
@@ -22,8 +22,8 @@ export class TagAdminService {
   /** Renames a tag; onto a tag that already exists (ignoring case) it is a merge. No change, no write. */
   async update(oldValue: string, newValue: string): Promise<{ success: boolean; message: string }> {
     const from = await this.existing(oldValue);
-    const name = normalizeTag(newValue);
-    if (!name) throw badRequest('A tag cannot be empty.');
+    // Held to the rules of a new tag as stored: lower-casing can make a text of 64 characters longer.
+    const name = tagToStore(newValue);
     if (name === from.name) return { success: true, message: 'Nothing to change.' };
     const [into] = await this.tags.byNames([name]);
     if (into) {
@@ -37,6 +37,8 @@ export class TagAdminService {
   /** Moves every image's `oldValue` tag onto `existingValue` (no duplicates) and forgets `oldValue`. */
   async merge(oldValue: string, existingValue: string): Promise<{ success: boolean; message: string }> {
     const from = await this.existing(oldValue);
+    // Its name goes onto every image of `from`: it must be one a new tag could have (else a 400).
+    tagToStore(existingValue);
     const into = await this.existing(existingValue);
     if (from.id === into.id) return { success: true, message: 'Nothing to change.' };
     await this.changes.merge(from.id, into.id);

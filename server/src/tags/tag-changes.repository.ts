@@ -1,13 +1,22 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DB } from '../db/schema.js';
 import { inListSlices } from '../db/in-lists.js';
+import { hasRowLocks } from '../db/row-locks.js';
 import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { TagKind } from './tags.repository.js';
 
 /**
  * Every change to tags on images and to the vocabulary. Each runs in one transaction that keeps
- * `tags.usage_count` equal to the tag's image_tags rows and bumps the library version, so cached
- * gallery pages show the change on the next read.
+ * `tags.usage_count` equal to the tag's image_tags rows on images outside the Trash (decision 0008)
+ * and bumps the library version, so cached gallery pages show the change on the next read.
+ *
+ * Counts stay exact however writes interleave (the access check of a call runs before its
+ * transaction, so a photo may go to the Trash or come back between the two):
+ * - Adding or removing a tag counts the row only if its image is outside the Trash *inside* the
+ *   transaction, with the image held (`holdImages`) so that it cannot move meanwhile.
+ * - Moving images to the Trash or back (`addTagUsageOfImages`) counts their rows as they are then.
+ * - A merge recounts from the rows while no count changes (`countsTakeTurns`).
+ * SQLite needs no locks for this: a write transaction holds the whole database (db/row-locks.ts).
  */
 export class TagChangesRepository {
   constructor(private readonly db: Kysely<DB>) {}
@@ -16,6 +25,7 @@ export class TagChangesRepository {
   async add(input: { imageIds: readonly number[]; names: readonly string[]; userId: number; kind: TagKind; now: string }): Promise<boolean> {
     const names = [...new Set(input.names)].sort();
     return this.db.transaction().execute(async (trx) => {
+      const counted = await holdImages(trx, input.imageIds);
       await trx
         .insertInto('tags')
         .values(names.map((name) => ({ name, created_at: input.now })))
@@ -25,12 +35,15 @@ export class TagChangesRepository {
       const tags = await trx.selectFrom('tags').select('id').where('name', 'in', names).orderBy('id').execute();
       let changed = false;
       for (const tag of tags) {
-        const result = await trx
+        const inserted = await trx
           .insertInto('image_tags')
           .values(input.imageIds.map((image_id) => ({ image_id, tag_id: tag.id, tagged_by: input.userId, kind: input.kind, created_at: input.now })))
           .onConflict((oc) => oc.columns(['image_id', 'tag_id', 'tagged_by']).doNothing())
-          .executeTakeFirst();
-        changed = (await addUsage(trx, tag.id, Number(result.numInsertedOrUpdatedRows ?? 0n))) || changed;
+          .returning('image_id')
+          .execute();
+        // A row on a photo in the Trash is kept (it comes back with a restore) but not counted.
+        await addUsage(trx, tag.id, inserted.filter((row) => counted.has(row.image_id)).length);
+        changed = changed || inserted.length > 0;
       }
       if (changed) await bumpLibraryVersion(trx, { touched: input.imageIds, only: 'tags' });
       return changed;
@@ -40,9 +53,10 @@ export class TagChangesRepository {
   /** Takes the tags off the image, whoever added them. */
   async remove(imageId: number, tagIds: readonly number[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      const counted = (await holdImages(trx, [imageId])).has(imageId);
       for (const tagId of [...tagIds].sort((a, b) => a - b)) {
         const result = await trx.deleteFrom('image_tags').where('image_id', '=', imageId).where('tag_id', '=', tagId).executeTakeFirst();
-        await addUsage(trx, tagId, -Number(result.numDeletedRows));
+        if (counted) await addUsage(trx, tagId, -Number(result.numDeletedRows));
       }
       await bumpLibraryVersion(trx, { touched: [imageId], only: 'tags' });
     });
@@ -61,6 +75,8 @@ export class TagChangesRepository {
    */
   async merge(fromId: number, intoId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      // The recount below is exact only if no count changes while it reads.
+      await countsTakeTurns(trx, 'alone');
       await trx
         .insertInto('image_tags')
         .columns(['image_id', 'tag_id', 'tagged_by', 'kind', 'created_at'])
@@ -93,14 +109,60 @@ export class TagChangesRepository {
   }
 }
 
-async function addUsage(trx: Transaction<DB>, tagId: number, delta: number): Promise<boolean> {
-  if (delta === 0) return false;
+async function addUsage(trx: Transaction<DB>, tagId: number, delta: number): Promise<void> {
+  if (delta === 0) return;
   await trx
     .updateTable('tags')
     .set((eb) => ({ usage_count: eb('usage_count', '+', delta) }))
     .where('id', '=', tagId)
     .execute();
-  return true;
+}
+
+/**
+ * Holds the images while their tags change and answers those of them outside the Trash (whose rows
+ * count). On PostgreSQL their media rows are share-locked first and then the image rows, in id order:
+ * moving to the Trash, restoring and deleting lock the media rows for update before changing the
+ * images (images/media.repository.ts: lock order), so each waits for the other and then sees what it
+ * did; a re-upload restoring a photo (`linkImage`) shares the media lock but must update the image row,
+ * which the share lock on it holds back. Then `countsTakeTurns` (after these locks, as those
+ * writers take it after theirs).
+ */
+async function holdImages(trx: Transaction<DB>, imageIds: readonly number[]): Promise<Set<number>> {
+  const locks = hasRowLocks(trx);
+  if (locks) {
+    await trx
+      .selectFrom('media')
+      .select('id')
+      .where('id', 'in', (eb) => eb.selectFrom('images').select('images.media_id').where('images.id', 'in', imageIds))
+      .orderBy('id')
+      .forShare()
+      .execute();
+  }
+  const rows = await trx
+    .selectFrom('images')
+    .select(['id', 'trashed_at'])
+    .where('id', 'in', imageIds)
+    .orderBy('id')
+    .$if(locks, (qb) => qb.forShare())
+    .execute();
+  await countsTakeTurns(trx, 'shared');
+  return new Set(rows.filter((row) => row.trashed_at === null).map((row) => row.id));
+}
+
+/** Any fixed number: the advisory lock that makes a tag merge and the changes of counts take turns. */
+const TAG_COUNTS_LOCK = 7_340_002;
+
+/**
+ * PostgreSQL: a transaction that changes counts holds this lock shared, a merge holds it alone. A
+ * merge recounts a tag from its rows in one statement (READ COMMITTED), which would miss a row added
+ * or a photo trashed by a transaction still open, and then overwrite that transaction's own change
+ * of the count. Shared holders never wait for each other; they are taken after the row locks above,
+ * and a merge takes no row lock before it, so nothing waits in a circle.
+ */
+async function countsTakeTurns(trx: Transaction<DB>, mode: 'shared' | 'alone'): Promise<void> {
+  if (!hasRowLocks(trx)) return;
+  if (mode === 'alone') await sql`select pg_advisory_xact_lock(${TAG_COUNTS_LOCK})`.execute(trx);
+  else await sql`select pg_advisory_xact_lock_shared(${TAG_COUNTS_LOCK})`.execute(trx);
 }
 
 /**
@@ -118,6 +180,8 @@ export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonl
  * vocabulary is read straight off them); the rows themselves stay, so a restore keeps the tags.
  */
 export async function addTagUsageOfImages(trx: Transaction<DB>, imageIds: readonly number[], sign: 1 | -1): Promise<void> {
+  if (imageIds.length === 0) return;
+  await countsTakeTurns(trx, 'shared');
   for (const ids of inListSlices(imageIds)) {
     await trx
       .updateTable('tags')

@@ -7,7 +7,7 @@ import { PageCache } from '../read-caches/page-cache.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { requireVisibleImage, requireVisibleImages, stillVisible } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
-import { normalizeTag, normalizeTags } from './tag-text.js';
+import { normalizeTag, normalizeTags, tagToStore, tagsToStore } from './tag-text.js';
 import type { TagChangesRepository } from './tag-changes.repository.js';
 import type { TagKind, TagsRepository } from './tags.repository.js';
 import type { VisibleVocabulary } from './visible-vocabulary.js';
@@ -63,7 +63,7 @@ export class TagsService {
   }
 
   async add(user: AuthUser, imageIds: readonly string[], tags: readonly string[], kind: TagKind): Promise<{ message: string }> {
-    const names = normalizeTags(tags);
+    const names = tagsToStore(tags);
     if (names.length === 0) throw badRequest('Please enter at least one tag.');
     const rows = await requireVisibleImages(this.deps.images, user, imageIds);
     await this.deps.changes.add({ imageIds: rows.map((row) => row.id), names, userId: user.id, kind, now: isoNow(this.deps.clock) });
@@ -73,8 +73,9 @@ export class TagsService {
 
   /** The image-detail input: one tag; answers the image's tags afterwards. */
   async addOne(user: AuthUser, imageId: string, tag: string): Promise<{ tags: string[] }> {
+    const name = tagToStore(tag);
     const row = await requireVisibleImage(this.deps.images, user, imageId);
-    await this.deps.changes.add({ imageIds: [row.id], names: normalizeTags([tag]), userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
+    await this.deps.changes.add({ imageIds: [row.id], names: [name], userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
     return { tags: (await this.deps.tags.labelsOf([row.id])).get(row.id)?.tags ?? [] };
   }
 
