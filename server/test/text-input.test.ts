@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nulAt } from '../src/http/text-input.js';
+import { flawedTextAt } from '../src/http/text-input.js';
 import { testDatabases } from './support/databases.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { startTestServer, type TestServer } from './support/test-server.js';
@@ -40,16 +40,28 @@ describe.each(testDatabases)('text holding a NUL on %s', (database) => {
     expect(res.body).toMatchObject({ message: `${field}: Text cannot contain a NUL character.` });
   });
 
+  it('refuses half of an emoji (a lone surrogate) in any field: a template, a name looked up', async () => {
+    for (const [call, field] of [
+      [() => api.post('/api/emailTemplate', { templateName: 'Cut \ud83d', subjectEmail: 's', bodyEmail: 'b' }, token), 'templateName'],
+      [() => api.post('/api/shared-with-user', { userName: 'x\ude00' }, token), 'userName'],
+    ] as const) {
+      const res = await call();
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ message: `${field}: Text cannot contain a lone surrogate (half of a UTF-16 pair).` });
+    }
+  });
+
   it('leaves other text alone: a template with tabs and new lines is kept', async () => {
     const res = await api.post('/api/emailTemplate', { templateName: 'Tabs', subjectEmail: 'Photos\tfrom me', bodyEmail: 'Line one\nLine two' }, token);
     expect(res.status).toBe(201);
   });
 });
 
-describe('nulAt', () => {
-  it('finds the first string holding a NUL, however nested, and its path', () => {
-    expect(nulAt({ a: 'fine', b: [1, 'x', { c: 'y\u0000' }] })).toEqual(['b', '2', 'c']);
-    expect(nulAt('\u0000')).toEqual([]);
-    expect(nulAt({ a: ['ok'], b: null, c: 3, d: true })).toBeUndefined();
+describe('flawedTextAt', () => {
+  it('finds the first string holding a NUL or a lone surrogate, however nested, and its path', () => {
+    expect(flawedTextAt({ a: 'fine', b: [1, 'x', { c: 'y\u0000' }] })?.path).toEqual(['b', '2', 'c']);
+    expect(flawedTextAt('\u0000')?.path).toEqual([]);
+    expect(flawedTextAt({ a: 'cut \ud83d' })).toEqual({ path: ['a'], flaw: 'Text cannot contain a lone surrogate (half of a UTF-16 pair).' });
+    expect(flawedTextAt({ a: ['ok', 'an emoji 😀 whole'], b: null, c: 3, d: true })).toBeUndefined();
   });
 });

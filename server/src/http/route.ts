@@ -5,7 +5,7 @@ import { errorResponse } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
 import { notFound, unauthorized } from './errors.js';
 import { prefersHtml } from './web-app.js';
-import { refuseNul } from './text-input.js';
+import { refuseFlawedText } from './text-input.js';
 
 /** Turns a bearer token into the person behind it; provided by the auth domain. */
 export type Authenticate = (token: string) => Promise<AuthUser | null>;
@@ -67,7 +67,7 @@ export function registerCall<C extends CallDef>(
       if (call.access === 'admin' && request.user.role !== 'admin') throw notFound();
     },
     handler: async (request, reply) => {
-      refuseNul(request);
+      refuseFlawedText(request);
       const result = await handler({
         body: request.body as BodyOf<C>,
         query: request.query as QueryOf<C>,
