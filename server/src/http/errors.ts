@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 
@@ -30,7 +31,8 @@ interface ErrorBody {
   issues?: { path: string; message: string }[];
 }
 
-function body(message: string, issues?: ErrorBody['issues']): ErrorBody {
+/** The body of every error answer (also those of the tus endpoint, which answers outside this handler). */
+export function errorBody(message: string, issues?: ErrorBody['issues']): ErrorBody {
   return issues ? { message, msg: message, issues } : { message, msg: message };
 }
 
@@ -78,10 +80,22 @@ function multipartProblemMessage(problem: MultipartProblem): string {
   return problem === 'part-ended-early' ? multipartMessages.endedEarly : multipartMessages.endedEarlyOrNoBoundary;
 }
 
+/** Error codes of a request body that stopped coming because the connection closed (Node's "aborted" is ECONNRESET). */
+const connectionClosedCodes = new Set(['ECONNRESET', 'ERR_STREAM_PREMATURE_CLOSE', 'FST_MP_PREMATURE_CLOSE']);
+
+/**
+ * The client closed the connection before its request's body was complete: a cancelled upload, a
+ * lost network. Nothing went wrong on our side, and no one is left to read an answer. Node tells
+ * the body's readers (the multipart parser, a file being received) before the request's `close`.
+ */
+export function clientWentAway(request: IncomingMessage, error: unknown): boolean {
+  return !request.complete && connectionClosedCodes.has(String((error as { code?: unknown } | null)?.code));
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof AppError) {
-      return reply.code(error.statusCode).headers(error.headers).send({ ...body(error.message), ...error.details });
+      return reply.code(error.statusCode).headers(error.headers).send({ ...errorBody(error.message), ...error.details });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((v) => ({
@@ -90,29 +104,33 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }));
       const first = issues[0];
       const message = first ? `${first.path.replace(/^body\./, '')}: ${first.message}` : 'The request is not valid.';
-      return reply.code(400).send(body(message, issues));
+      return reply.code(400).send(errorBody(message, issues));
     }
     const known = error.code ? frameworkErrors[error.code] : undefined;
-    if (known) return reply.code(known[0]).send(body(known[1]));
+    if (known) return reply.code(known[0]).send(errorBody(known[1]));
     const malformed = multipartProblem(error);
-    if (malformed) return reply.code(400).send(body(multipartProblemMessage(malformed)));
+    if (malformed) return reply.code(400).send(errorBody(multipartProblemMessage(malformed)));
     if (isForeignKeyViolation(error)) {
       // What the write pointed at (an image, an account) was deleted between the access check and
       // the write: for the person it is gone, exactly as if the check had come a moment later.
       request.log.info({ err: error }, 'a write raced a delete of what it refers to');
-      return reply.code(404).send(body('Not found. It may have just been deleted.'));
+      return reply.code(404).send(errorBody('Not found. It may have just been deleted.'));
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error, issues: error.cause.issues }, 'response does not match its schema');
-      return reply.code(500).send(body('Something went wrong on our side. Please try again.'));
+      return reply.code(500).send(errorBody('Something went wrong on our side. Please try again.'));
+    }
+    if (clientWentAway(request.raw, error)) {
+      request.log.info({ method: request.method, url: request.url }, 'the client closed the connection before its request was complete');
+      return reply.code(400).send(errorBody('The connection closed before the request was complete.'));
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(500).send(body('Something went wrong on our side. Please try again.'));
+      return reply.code(500).send(errorBody('Something went wrong on our side. Please try again.'));
     }
     // Other 4xx raised by plugins (e.g. a 413 from a parser) keep their status and their words.
-    return reply.code(status).send(body(error.message));
+    return reply.code(status).send(errorBody(error.message));
   });
 }
 

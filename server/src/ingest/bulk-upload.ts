@@ -3,7 +3,7 @@ import type { UploadOutcome } from '@photo/contract';
 import type { FastifyRequest } from 'fastify';
 import { rm } from 'node:fs/promises';
 import type { AuthUser } from '../auth/auth-user.js';
-import { multipartMessages, multipartProblem } from '../http/errors.js';
+import { clientWentAway, multipartMessages, multipartProblem } from '../http/errors.js';
 import { MAX_FILES_PER_REQUEST, MAX_PARTS_PER_REQUEST } from '../images/limits.js';
 import { cleanFileName, type IngestService, type RefusalKind } from './ingest.service.js';
 import { type ReceivedFile, receiveFile, TempWriteError } from './receive-file.js';
@@ -108,6 +108,8 @@ export class BulkUpload {
     } catch (error) {
       stopped = this.describe(error);
       if (stopped.kind === 'internal') request.log.error({ err: error }, 'reading an upload failed');
+      // A cancelled upload or a lost network: worth a line, not a stack trace.
+      if (stopped.kind === 'client-gone') request.log.info({ files: this.files }, 'the client closed the connection before its upload was complete');
     } finally {
       this.watchIdle(false);
       stopCounting();
@@ -266,7 +268,8 @@ export class BulkUpload {
       return limit('too-many-parts', `The upload stopped after ${MAX_PARTS_PER_REQUEST.toLocaleString('en-US')} parts; send the other files in another batch.`);
     }
     if (code === 'FST_FIELDS_LIMIT') return limit('too-many-fields', 'The upload has too many form fields; send the files in the field "images", each after at most one "lastModified".');
-    if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ERR_STREAM_PREMATURE_CLOSE') {
+    // The connection closed: Node's "aborted" (ECONNRESET) usually reaches the parts before the request's `close` does.
+    if (code === 'FST_MP_PREMATURE_CLOSE' || code === 'ERR_STREAM_PREMATURE_CLOSE' || clientWentAway(this.deps.request.raw, error)) {
       return malformed('client-gone', 'The connection closed before the upload was complete.');
     }
     const problem = multipartProblem(error);

@@ -1,7 +1,7 @@
 import { calls, TUS_PATH, UPLOAD_OUTCOME_HEADERS } from '@photo/contract';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthUser } from '../auth/auth-user.js';
-import { badRequest, unauthorized } from '../http/errors.js';
+import { badRequest, errorBody, unauthorized } from '../http/errors.js';
 import { type Authenticate, registerCall } from '../http/route.js';
 import type { ResumableUploadRow } from './resumable-uploads.repository.js';
 import type { ResumableUploadsService } from './resumable-uploads.service.js';
@@ -24,8 +24,10 @@ export async function registerResumableUploadRoutes(
   registerCall(app, authenticate, calls.getUploadOutcome, ({ user, params }) => uploads.outcome(user, params.id));
 
   const rows = new WeakMap<FastifyRequest, ResumableUploadRow>();
-  const guard = async (request: FastifyRequest) => {
+  const guard = async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method === 'OPTIONS') return;
+    // Every tus answer names the protocol, also the refusals below (the error handler's JSON).
+    reply.headers(TUS_VERSION_HEADER);
     const user = await identify(request, authenticate);
     if (!user) throw unauthorized(request.headers.authorization ? 'Your session has expired. Please sign in again.' : undefined);
     request.user = user;
@@ -43,11 +45,12 @@ export async function registerResumableUploadRoutes(
     if (request.user) tusRequestUsers.set(request.raw, request.user);
     if (row) tusRequestUploadIds.set(request.raw, row.id);
     try {
-      await tus.handle(request.raw, reply.raw);
+      const failure = await tus.handle(request.raw, reply.raw);
+      if (failure) request.log.error({ err: failure }, 'the tus server failed');
     } catch (err) {
       request.log.error({ err }, 'the tus server failed');
-      if (!reply.raw.headersSent) reply.raw.writeHead(500).end();
-      else reply.raw.destroy();
+      if (reply.raw.headersSent) reply.raw.destroy();
+      else reply.raw.writeHead(500, { ...TUS_VERSION_HEADER, 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(errorBody('Something went wrong on our side. Please try again.')));
     }
   };
 
