@@ -326,6 +326,9 @@ describe.each(testDatabases)('accounts on %s', (database) => {
       expect(res.status).toBe(200);
       expect(res.body['/library']).toBe('Image Library');
       expect(res.body['/sharedMedia/sharedWithMe']).toEqual(expect.any(String));
+      // A sharer's page is not "Shared with me › Shared with me", and the Trash is not "trash".
+      expect(res.body['/sharedMedia/sharedWithMe']).not.toBe(res.body['/sharedMedia']);
+      expect(res.body['/trash']).toBe('Trash');
     });
   });
 });

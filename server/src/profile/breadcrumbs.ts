@@ -13,7 +13,8 @@ export const breadcrumbNames: Record<string, string> = {
   '/shared/image': 'Shared Image',
   '/all-access': 'All Access',
   '/sharedMedia': 'Shared with me',
-  '/sharedMedia/sharedWithMe': 'Shared with me',
+  // Not 'Shared with me' again: a sharer's page read "Home › Shared with me › Shared with me › Alice".
+  '/sharedMedia/sharedWithMe': 'Shared by',
   '/share-all': 'Shared Images',
   '/user-access-data': 'User Access Management',
   '/admin': 'Admin Tags',
@@ -21,4 +22,5 @@ export const breadcrumbNames: Record<string, string> = {
   '/shared-photos': 'Photos I Shared',
   '/image': 'Image',
   "/photos-i'm-in": "Photos I'm in",
+  '/trash': 'Trash',
 };
