@@ -3,13 +3,13 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import yauzl from 'yauzl';
 import { signUpConfirmed, type SignedUpPerson } from './support/accounts.js';
 import { testSetups } from './support/databases.js';
 import { apiClient, newPerson, type ApiClient } from './support/http.js';
 import { TESTDATA, tinyPng, upload } from './support/images.js';
 import { startS3Server } from './support/s3.js';
 import { ManualClock, startTestServer, type TestServer } from './support/test-server.js';
+import { unzip } from './support/zips.js';
 
 const LARGE_PHOTO = path.join(TESTDATA, 'camera/Apple iPhone 5.jpg');
 const JPEG_PHOTO = path.join(TESTDATA, 'camera/Canon PowerShot A85.jpg');
@@ -21,32 +21,6 @@ interface Ticket {
 }
 
 const sha256 = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-
-/** Every entry of a ZIP (in memory) by name, with its bytes, read by yauzl. */
-async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.fromBuffer(bytes, { lazyEntries: true }, (err, file) => (err ? reject(err) : resolve(file))),
-  );
-  const entries = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('entry', (entry: yauzl.Entry) => {
-      zip.openReadStream(entry, (err, stream) => {
-        if (err) return reject(err);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          entries.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-        stream.on('error', reject);
-      });
-    });
-    zip.on('end', resolve);
-    zip.on('error', reject);
-    zip.readEntry();
-  });
-  return entries;
-}
 
 describe.each(testSetups)('downloads ($database, $storage storage)', ({ database, storage }) => {
   let server: TestServer;

@@ -9,6 +9,7 @@ export interface OriginalFile {
   original_key: string;
   mime: string;
   byte_size: number;
+  uploaded_by: number;
 }
 
 export interface TicketRow {
@@ -59,7 +60,7 @@ export class DownloadsRepository {
     const rows = await this.db
       .selectFrom('images')
       .innerJoin('media', 'media.id', 'images.media_id')
-      .select(['images.id', 'images.file_name', 'media.original_key', 'media.mime', 'media.byte_size'])
+      .select(['images.id', 'images.file_name', 'media.original_key', 'media.mime', 'media.byte_size', 'images.uploaded_by'])
       .where('images.id', 'in', ids)
       .where('images.ready', '=', 1)
       .where('media.status', '=', 'ready')

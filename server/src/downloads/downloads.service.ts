@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { MAX_ZIP_IMAGES } from '@photo/contract';
+import { maySeeLocation } from '../access/viewer.js';
 import { toAuthUser, type AuthUser } from '../auth/auth-user.js';
 import { notFound } from '../http/errors.js';
 import type { ImagesRepository } from '../images/images.repository.js';
@@ -12,8 +13,17 @@ import { safeFileName, zipName } from './file-names.js';
 /** A download URL works this long: the web app navigates to it at once. */
 export const TICKET_TTL_MS = 5 * 60_000;
 
-/** What to send: one original, or a zip of several (named). */
-export type Download = { kind: 'original'; file: OriginalFile; fileName: string } | { kind: 'zip'; files: OriginalFile[]; fileName: string };
+/**
+ * What to send: one original, or a zip of several (named). `keepsLocation`: whether a file goes
+ * with its position (access/viewer.ts maySeeLocation: its uploader and admins), or without it
+ * (location/without-location.ts).
+ */
+export type Download = ({ kind: 'original'; file: OriginalFile; fileName: string } | { kind: 'zip'; files: OriginalFile[]; fileName: string }) & {
+  keepsLocation: (file: OriginalFile) => boolean;
+};
+
+/** A share-all link is no person: its downloads never carry a position. */
+const NEVER = () => false;
 
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -43,8 +53,12 @@ export class DownloadsService {
     const account = await this.deps.downloads.account(ticket.user_id);
     if (!account) throw notFound('This download link is not valid or has expired.');
     const ids = (JSON.parse(ticket.image_ids) as number[]).map(String);
-    const files = await this.visibleOriginals(toAuthUser(account), ids);
-    return ticket.kind === 'original' ? { kind: 'original', file: files[0]!, fileName: ticket.file_name } : { kind: 'zip', files, fileName: ticket.file_name };
+    const user = toAuthUser(account);
+    const files = await this.visibleOriginals(user, ids);
+    const keepsLocation = (file: OriginalFile) => maySeeLocation(user, file);
+    return ticket.kind === 'original'
+      ? { kind: 'original', file: files[0]!, fileName: ticket.file_name, keepsLocation }
+      : { kind: 'zip', files, fileName: ticket.file_name, keepsLocation };
   }
 
   async linkAllowsDownloads(link: string): Promise<boolean> {
@@ -59,12 +73,12 @@ export class DownloadsService {
     if (!(await this.linkAllowsDownloads(link))) throw notFound('Downloads are switched off for this link.');
     if (id === undefined) {
       const files = await this.deps.downloads.originals(await this.deps.downloads.newestReady(MAX_ZIP_IMAGES));
-      return { kind: 'zip', files, fileName: zipName(this.deps.clock.now()) };
+      return { kind: 'zip', files, fileName: zipName(this.deps.clock.now()), keepsLocation: NEVER };
     }
     const imageId = toImageId(id);
     const [file] = imageId === null ? [] : await this.deps.downloads.originals([imageId]);
     if (!file) throw notFound(`Image ${id} was not found.`);
-    return { kind: 'original', file, fileName: safeFileName(file.file_name, `image-${file.id}`) };
+    return { kind: 'original', file, fileName: safeFileName(file.file_name, `image-${file.id}`), keepsLocation: NEVER };
   }
 
   async settings(user: AuthUser) {

@@ -1,8 +1,27 @@
-/** A name safe inside a ZIP and in a header: no folders, no control characters, never empty. */
+import { cutAtCodePoint, withoutLoneSurrogates } from '../ingest/whole-characters.js';
+
+/** Longest name given to a download, in UTF-16 units: at most 600 bytes of UTF-8 (yazl allows 65,535). */
+const MAX_NAME_UNITS = 200;
+
+/**
+ * A name safe as a ZIP entry and in a header, whatever was stored (rows may predate any cleaning).
+ * yazl throws, failing the whole zip, on an entry name that is empty, starts with `/` or a drive
+ * (`C:`) once `\` reads as `/`, has a `..` folder, ends in `/`, or passes 65,535 bytes
+ * (validateMetadataPath and Entry in yazl/index.js). Here `/`, `\` and `:` become `_`, so a name is
+ * one plain file: no folder, no root, no drive; leading dots go (no `..`, no hidden file); the rest
+ * is cut to MAX_NAME_UNITS between characters; an empty result takes the fallback.
+ * Every `:` goes, not only a drive's: Windows has none in file names (NTFS takes `a:b` for the
+ * stream `b` of a file `a`), and `C_evil.png` still reads as what was uploaded, where dropping the
+ * drive would make `C:evil.png` and `evil.png` look the same.
+ */
 export function safeFileName(name: string, fallback: string): string {
-  // eslint-disable-next-line no-control-regex
-  const cleaned = name.replace(/[\u0000-\u001f\u007f/\\]/g, '_').replace(/^\.+/, '').trim();
-  return cleaned.length > 0 ? cleaned.slice(0, 200) : fallback;
+  const cleaned = withoutLoneSurrogates(name)
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\:]/g, '_')
+    .trim()
+    .replace(/^\.+/, '')
+    .trim();
+  return cleaned.length > 0 ? cutAtCodePoint(cleaned, MAX_NAME_UNITS) : fallback;
 }
 
 /**

@@ -9,6 +9,7 @@ import { probeImage } from '../image-processing/probe.js';
 import type { MediaProcessor } from '../image-processing/media-processor.js';
 import { sniffImageType } from './file-type.js';
 import type { ReceivedFile } from './receive-file.js';
+import { cutAtCodePoint, withoutLoneSurrogates } from './whole-characters.js';
 
 /** Why a file was refused, kept apart so the response status can follow the kind of refusal. */
 export type RefusalKind = 'not-an-image' | 'too-large' | 'unreadable';
@@ -122,11 +123,14 @@ export function fileModifiedAt(lastModified: string | undefined, now: Date): str
   return new Date(ms).toISOString();
 }
 
-/** The name as shown to people: no folders, no control characters, at most 255 characters. */
+/**
+ * The name as shown to people: no folders, no control characters, at most 255 UTF-16 units, cut
+ * between characters (whole-characters.ts: half an emoji is not text a database can store).
+ */
 export function cleanFileName(raw: string): string {
   // eslint-disable-next-line no-control-regex
-  const name = path.basename(raw.replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
-  return (name || 'image').slice(0, 255);
+  const name = path.basename(withoutLoneSurrogates(raw).replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return cutAtCodePoint(name || 'image', 255);
 }
 
 /** The spec's imageName: the file name without its extension. */

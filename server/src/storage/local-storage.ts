@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { linkOrCopy } from '../shared/link-or-copy.js';
@@ -52,6 +52,18 @@ export class LocalStorage implements MediaStorage {
     const info = await stat(file).catch(() => undefined);
     if (!info?.isFile()) return null;
     return { body: createReadStream(file), size: info.size };
+  }
+
+  async readRange(key: string, offset: number, length: number): Promise<Buffer | null> {
+    const handle = await open(this.pathFor(key), 'r').catch(() => null);
+    if (!handle) return null;
+    try {
+      const buffer = Buffer.alloc(Math.max(0, length));
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, offset);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
   }
 
   async exists(key: string): Promise<boolean> {

@@ -102,6 +102,19 @@ export class S3Storage implements MediaStorage {
     }
   }
 
+  async readRange(key: string, offset: number, length: number): Promise<Buffer | null> {
+    if (length <= 0) return (await this.exists(key)) ? Buffer.alloc(0) : null;
+    try {
+      const result = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=${offset}-${offset + length - 1}` }));
+      return Buffer.from(await asBytes(result.Body));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      // A range starting past the end: nothing there.
+      if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 416) return Buffer.alloc(0);
+      throw error;
+    }
+  }
+
   async exists(key: string): Promise<boolean> {
     try {
       await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
@@ -168,6 +181,10 @@ function asReadable(body: GetObjectCommandOutput['Body']): Readable {
   // In Node the SDK's body is the http.IncomingMessage itself (a Readable with SDK mixins).
   if (body instanceof Readable) return body;
   return Readable.fromWeb(body.transformToWebStream() as Parameters<typeof Readable.fromWeb>[0]);
+}
+
+async function asBytes(body: GetObjectCommandOutput['Body']): Promise<Uint8Array> {
+  return body === undefined ? new Uint8Array() : body.transformToByteArray();
 }
 
 function errorName(error: unknown): string | undefined {

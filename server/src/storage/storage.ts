@@ -24,6 +24,11 @@ export interface MediaStorage {
   get(key: string): Promise<Readable | null>;
   /** The object as a stream with its size (for Content-Length), or null when there is no such object. */
   read(key: string): Promise<StoredObject | null>;
+  /**
+   * Up to `length` bytes from `offset` (fewer at the end of the object, none past it), or null when
+   * there is no such object: for reading a file's headers without reading it all.
+   */
+  readRange(key: string, offset: number, length: number): Promise<Buffer | null>;
   exists(key: string): Promise<boolean>;
   /** Removes the objects; keys that do not exist are not an error. */
   delete(keys: readonly string[]): Promise<void>;

@@ -1,0 +1,141 @@
+import type { ByteReader } from './find-location.js';
+
+/** No single read is larger: metadata is small, and a hostile length must not become a huge buffer. */
+export const MAX_READ = 1024 * 1024;
+
+/** Reads one file may cost, whatever its structure claims (each walk has its own smaller cap too). */
+const MAX_READS = 100_000;
+
+/** A range of bytes: of the file, or of a window (an item's extent inside 'idat'). */
+export interface ByteRange {
+  offset: number;
+  length: number;
+}
+
+/**
+ * One change to the file: `length` bytes of `fill` (blanking), or literal `bytes` (a recomputed
+ * checksum). Blanks stay lengths until the very end, so blanking a large payload allocates nothing.
+ */
+export type Edit = { offset: number; length: number; fill: number } | { offset: number; bytes: Buffer };
+
+/** The reader failed (storage, network): not the file's fault, so it must reach the caller. */
+export class ReaderFailure extends Error {
+  constructor(cause: unknown) {
+    super('reading the stored file failed', { cause });
+  }
+}
+
+/** A file that asks for more reads than any photo needs gets no more. */
+class ReadBudgetSpent extends Error {}
+
+/**
+ * Runs one part of a walk. A malformed structure throws somewhere inside (a RangeError from a
+ * Buffer read past its end, a budget spent): that part simply yields no more edits, while the edits
+ * it already made, and the other parts, stand. A failing reader is passed on.
+ */
+export async function attempt(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof ReaderFailure) throw error;
+  }
+}
+
+/** The stored file behind every window: clips each read to the file and to MAX_READ, and counts them. */
+export class Source {
+  readonly size: number;
+  private reads = 0;
+
+  constructor(private readonly reader: ByteReader) {
+    this.size = Number.isSafeInteger(reader.size) && reader.size > 0 ? reader.size : 0;
+  }
+
+  async read(offset: number, length: number): Promise<Buffer> {
+    const wanted = Math.min(length, MAX_READ, this.size - offset);
+    if (!(offset >= 0) || !(wanted > 0)) return Buffer.alloc(0);
+    this.reads += 1;
+    if (this.reads > MAX_READS) throw new ReadBudgetSpent();
+    let bytes: Buffer;
+    try {
+      bytes = await this.reader.read(offset, wanted);
+    } catch (error) {
+      throw new ReaderFailure(error);
+    }
+    return bytes.length > wanted ? bytes.subarray(0, wanted) : bytes;
+  }
+
+  /** The whole file, as a window. */
+  whole(): ByteWindow {
+    return ByteWindow.over(this, [{ offset: 0, length: this.size }]);
+  }
+}
+
+/**
+ * A stretch of the file seen as its own bytes from 0: a TIFF structure (whose offsets count from
+ * its header), a metadata payload, or an item stored in several extents joined end to end. Every
+ * read and every blank is clipped to the window, so a structure can never reach outside its
+ * container, however its offsets lie.
+ */
+export class ByteWindow {
+  private constructor(
+    private readonly source: Source,
+    private readonly pieces: readonly ByteRange[],
+    readonly size: number,
+  ) {}
+
+  /** A window over `ranges` of the file, each clipped to the file (ranges outside it are dropped). */
+  static over(source: Source, ranges: readonly ByteRange[]): ByteWindow {
+    const pieces: ByteRange[] = [];
+    for (const { offset, length } of ranges) {
+      if (!Number.isSafeInteger(offset) || offset < 0 || offset >= source.size || !(length > 0)) continue;
+      pieces.push({ offset, length: Math.min(length, source.size - offset) });
+    }
+    return new ByteWindow(source, pieces, pieces.reduce((sum, p) => sum + p.length, 0));
+  }
+
+  /** Windows joined end to end (a payload split over several segments). */
+  static joined(windows: readonly ByteWindow[]): ByteWindow | null {
+    const first = windows[0];
+    if (!first) return null;
+    return ByteWindow.over(first.source, windows.flatMap((w) => w.pieces));
+  }
+
+  /** Bytes [offset, offset + length) of this window, as a window of their own. */
+  sub(offset: number, length = Infinity): ByteWindow {
+    return ByteWindow.over(this.source, this.rangesOf(offset, length));
+  }
+
+  /** Bytes [offset, offset + length) of the window; fewer at its end; never more than MAX_READ. */
+  async read(offset: number, length: number): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for (const range of this.rangesOf(offset, Math.min(length, MAX_READ))) {
+      parts.push(await this.source.read(range.offset, range.length));
+    }
+    return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+  }
+
+  /** Blank bytes [offset, offset + length) of the window with `fill`, as edits of the file. */
+  fill(offset: number, length: number, fill: number): Edit[] {
+    return this.rangesOf(offset, length).map((range) => ({ ...range, fill }));
+  }
+
+  /** Where bytes [offset, offset + length) of the window lie in the file. */
+  rangesOf(offset: number, length: number): ByteRange[] {
+    const ranges: ByteRange[] = [];
+    if (!(offset >= 0) || !(length > 0)) return ranges;
+    let skip = offset;
+    let left = Math.min(length, this.size - offset);
+    for (const piece of this.pieces) {
+      if (left <= 0) break;
+      if (skip >= piece.length) {
+        skip -= piece.length;
+        continue;
+      }
+      const take = Math.min(piece.length - skip, left);
+      ranges.push({ offset: piece.offset + skip, length: take });
+      left -= take;
+      skip = 0;
+    }
+    return ranges;
+  }
+}
