@@ -119,3 +119,68 @@ test('on a phone-width screen the menus work from the keyboard', async ({ browse
   expect(overflow).toBeLessThanOrEqual(0);
   await context.close();
 });
+
+test('the menu reaches User Access Management for everyone, and the tag manager for an admin, after the spec links', async ({ browser, app }) => {
+  const specLinks = ['Shared with me', 'Photos I Shared', "Photos I'm in", 'Trash', 'Profile'];
+  const mainMenu = (page: Page) => page.getByRole('navigation', { name: 'Main menu' });
+
+  // An admin, at desktop width.
+  const adminContext = await browser.newContext({ baseURL: app.url, viewport: { width: 1366, height: 900 } });
+  const admin = await adminContext.newPage();
+  await signInAs(admin, app.admin.token);
+  await admin.goto('/');
+  await admin.getByRole('button', { name: 'Menu', exact: true }).click();
+  await expect(mainMenu(admin).getByRole('link')).toHaveText([...specLinks, 'Manage access', 'Admin tags']);
+  await mainMenu(admin).getByRole('link', { name: 'Admin tags' }).click();
+  await expect(admin).toHaveURL(/\/admin$/);
+  await expect(admin.getByRole('heading', { name: /^\d+ Tags?$/ })).toBeVisible();
+  await admin.getByRole('button', { name: 'Menu', exact: true }).click();
+  await mainMenu(admin).getByRole('link', { name: 'Manage access' }).click();
+  await expect(admin).toHaveURL(/\/user-access-data$/);
+  await expect(admin.getByRole('heading', { name: 'User Access Management' })).toBeVisible();
+  await adminContext.close();
+
+  // Anyone else, on a phone: Manage access, and no tag manager.
+  const phone = await browser.newContext({ baseURL: app.url, viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await phone.newPage();
+  await signInAs(page, await signUpByApi(app, newPerson('mu')));
+  await page.goto('/');
+  await page.getByRole('button', { name: 'Menu', exact: true }).tap();
+  await expect(mainMenu(page).getByRole('link')).toHaveText([...specLinks, 'Manage access']);
+  const manage = mainMenu(page).getByRole('link', { name: 'Manage access' });
+  await expect(manage).toBeInViewport({ ratio: 1 });
+  await manage.tap();
+  await expect(page.getByRole('heading', { name: 'User Access Management' })).toBeVisible();
+  await phone.close();
+});
+
+test('a screen whose code cannot be fetched reloads the page once, then offers Reload, which recovers', async ({ page, app }) => {
+  await signInAs(page, await signUpByApi(app, newPerson('ch')));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Gallery' })).toBeVisible();
+  // The profile screen's chunk is gone, as after an upgrade (or unreachable, as offline).
+  let refused = 0;
+  await page.route(/\/assets\/profile-screen-[^/]*\.js$/, (route) => {
+    refused += 1;
+    return route.abort('internetdisconnected');
+  });
+  let loads = 0;
+  page.on('load', () => (loads += 1));
+
+  await page.getByRole('button', { name: 'Menu', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main menu' }).getByRole('link', { name: 'Profile' }).click();
+  // One reload by itself (it fetches the page anew), then the error screen instead of another.
+  await expect(page.getByRole('heading', { name: 'Unexpected Application Error!' })).toBeVisible();
+  await expect(page.getByText(/Failed to fetch dynamically imported module/)).toBeVisible();
+  expect(loads).toBe(1);
+  expect(refused).toBeGreaterThanOrEqual(2);
+  await expect(page).toHaveURL(/\/profile$/);
+  await page.waitForTimeout(1500);
+  expect(loads).toBe(1);
+
+  // The chunk can be fetched again: Reload brings the screen.
+  await page.unroute(/\/assets\/profile-screen-[^/]*\.js$/);
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expect(page.getByRole('link', { name: 'Edit Profile' })).toBeVisible();
+  await expect(page.getByText('Unexpected Application Error!')).toHaveCount(0);
+});

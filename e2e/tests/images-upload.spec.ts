@@ -1,5 +1,6 @@
-import type { Locator, Page } from '@playwright/test';
-import { expect, newPerson, signInAs, signUpByApi, test, testPhoto } from './fixtures.js';
+import { readFileSync } from 'node:fs';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, newPerson, signInAs, signUpByApi, test, testPhoto, type RunningApp } from './fixtures.js';
 
 const UPLOAD_EMPTY = 'Please select images to upload.';
 const UPLOADING = 'Uploading...';
@@ -58,10 +59,9 @@ test('photos chosen on the upload screen go up with per-file outcomes, then show
   await expect(page.getByRole('status').filter({ hasText: '3 images uploaded, 1 refused.' }).first()).toBeVisible();
   await expect(page.getByRole('button', { name: 'Upload', exact: true })).toBeEnabled();
 
-  // With a refusal the screen stays a few seconds (offering to stay), then opens the profile by itself.
-  await expect(page.getByRole('button', { name: 'Stay on this page' })).toBeVisible();
+  // With a refusal the screen stays, so the reason can be read, and offers the way to the profile.
+  await expect(page.getByRole('link', { name: 'Go to Profile' })).toBeVisible();
   await expect(page).toHaveURL(/\/uploadImages$/);
-  await expect(page).toHaveURL(/\/profile$/, { timeout: 15_000 });
 
   // The gallery shows the three kept photos, and only them.
   await page.goto('/');
@@ -91,4 +91,73 @@ test('when every file is refused the screen stays with the reasons and the uploa
   await expect(page.getByRole('alert').filter({ hasText: 'There was an error uploading the images.' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Upload', exact: true })).toBeEnabled();
   await expect(page).toHaveURL(/\/uploadImages$/);
+});
+
+/**
+ * Whether each text of a row (the file name, the status) is shown whole: not squeezed to nothing,
+ * not cut (nothing overflows its box), and inside the list's width.
+ */
+async function rowTextsShownWhole(row: Locator): Promise<{ text: string; width: number; cut: boolean; outside: boolean }[]> {
+  return row.evaluate((item) => {
+    const list = item.closest('ul')!.getBoundingClientRect();
+    return Array.from(item.querySelectorAll('span')).map((span) => {
+      const box = span.getBoundingClientRect();
+      return {
+        text: span.textContent ?? '',
+        width: box.width,
+        cut: span.scrollWidth > span.clientWidth + 1 || span.scrollHeight > span.clientHeight + 1,
+        outside: box.left < list.left - 1 || box.right > list.right + 1,
+      };
+    });
+  });
+}
+
+async function uploadWithRefusals(browser: Browser, app: RunningApp, viewport: { width: number; height: number }, phone: boolean) {
+  const context = await browser.newContext({ baseURL: app.url, viewport, ...(phone ? { isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}) });
+  const page = await context.newPage();
+  await signInAs(page, await signUpByApi(app, newPerson(phone ? 'rm' : 'rd')));
+  await page.goto('/uploadImages');
+  const longName = 'a-holiday-photo-with-a-rather-long-file-name-from-the-camera-2024-07-14.jpg';
+  const file = (name: string, mimeType: string, photo: string) => ({ name, mimeType, buffer: readFileSync(testPhoto(photo)) });
+  await page.getByLabel('Images').setInputFiles([
+    file('mspaint-10x10.gif', 'image/gif', 'tiny/mspaint-10x10.gif'),
+    file('truncated-sony-xperia-z5c.jpg', 'image/jpeg', 'broken/truncated-sony-xperia-z5c.jpg'),
+    // A bomb (too many pixels) under a long name: both the name and the reason are long.
+    file(longName, 'image/jpeg', 'broken/decompression_bomb.gif'),
+  ]);
+  await page.getByRole('button', { name: 'Upload', exact: true }).click();
+  await expect(page.getByRole('status').filter({ hasText: '1 image uploaded, 2 refused.' }).first()).toBeVisible({ timeout: 30_000 });
+
+  for (const name of ['truncated-sony-xperia-z5c.jpg', longName]) {
+    const row = fileRow(page, name);
+    await expect(row).toContainText(/Refused: .{30,}/);
+    await row.scrollIntoViewIfNeeded();
+    const texts = await rowTextsShownWhole(row);
+    expect(texts.map((text) => text.text)).toEqual([name, expect.stringMatching(/^Refused: .{30,}/)]);
+    for (const text of texts) {
+      expect(text.width, `"${text.text}" has room`).toBeGreaterThan(20);
+      expect(text.cut, `"${text.text}" is shown whole`).toBe(false);
+      expect(text.outside, `"${text.text}" stays inside the list`).toBe(false);
+    }
+    await expect(row.getByText(name, { exact: true })).toBeVisible();
+  }
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, 'nothing overflows sideways').toBeLessThanOrEqual(0);
+  await page.screenshot({ path: test.info().outputPath(`refusals-${viewport.width}.png`), fullPage: true });
+
+  // The reasons stay on screen: the page does not leave by itself; Go to Profile leads on.
+  await page.waitForTimeout(6500);
+  await expect(page).toHaveURL(/\/uploadImages$/);
+  await expect(fileRow(page, longName)).toContainText('Refused: ');
+  await page.getByRole('link', { name: 'Go to Profile' }).click();
+  await expect(page).toHaveURL(/\/profile$/);
+  await context.close();
+}
+
+test('refused files keep their name and whole reason in the list, and the page stays with them (desktop)', async ({ browser, app }) => {
+  await uploadWithRefusals(browser, app, { width: 1366, height: 900 }, false);
+});
+
+test('refused files keep their name and whole reason in the list, and the page stays with them (phone, 390 px)', async ({ browser, app }) => {
+  await uploadWithRefusals(browser, app, { width: 390, height: 844 }, true);
 });

@@ -1,5 +1,5 @@
 import { expect, galleryIds, getByApi, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
-import { accessToggle, createTemplateInBrowser, freshPage, personNamed, proofLinkIn, signUpFromMailLink, templateItem, TEXTS } from './support-sharing.js';
+import { accessToggle, callByApi, createTemplateInBrowser, freshPage, personNamed, proofLinkIn, signUpFromMailLink, templateItem, TEXTS } from './support-sharing.js';
 
 test('bob shares 12 photos with two people through his default template; a recipient likes and tags them; Inactive takes them away', async ({ page, browser, app }) => {
   const bob = personNamed('bob');
@@ -168,4 +168,37 @@ test('one photo is shared from its detail view; the recipient without an account
   expect(mail.text).toContain(`${app.url}/confirm-email/`);
   const friendToken = await signUpByApi(app, friend);
   expect(await galleryIds(app.url, friendToken)).toEqual([imageId]);
+});
+
+test('a refused share says why inside the dialog: a wrong address, a photo that is someone else\'s', async ({ page, app }) => {
+  const owner = personNamed('Olga', 'olga');
+  const ownerToken = await signUpByApi(app, owner);
+  const [imageId] = await seedImages(app.url, ownerToken, 1, { prefix: 'olga' });
+  const viewer = personNamed('Vic', 'vic');
+  const viewerToken = await signUpByApi(app, viewer);
+  const shared = await callByApi(app.url, ownerToken, 'POST', '/api/share-restricted', { imageIds: [imageId], emails: [viewer.email] });
+  expect(shared.status).toBe(200);
+
+  // The owner mistypes the address.
+  await signInAs(page, ownerToken);
+  await page.goto(`/image/${imageId}`);
+  await page.getByRole('button', { name: 'Share', exact: true }).click();
+  let dialog = page.getByRole('dialog', { name: 'Share image' });
+  await dialog.getByRole('textbox', { name: 'Share 1 image with' }).fill('not-an-email');
+  await dialog.getByRole('button', { name: 'Share' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('Enter a valid e-mail address.');
+  await expect(dialog).toBeVisible();
+  await expect(page.getByText(TEXTS.EMAIL_SENT)).toHaveCount(0);
+
+  // The recipient tries to pass the owner's photo on, from the gallery.
+  const { context, page: viewerPage } = await freshPage(page.context().browser()!, app.url);
+  await signInAs(viewerPage, viewerToken);
+  await viewerPage.goto('/');
+  await viewerPage.getByRole('checkbox', { name: /^Select / }).first().check();
+  await viewerPage.getByRole('button', { name: 'Selective Access' }).click();
+  dialog = viewerPage.getByRole('dialog', { name: 'Selective Access' });
+  await dialog.getByRole('textbox', { name: 'Share 1 image with' }).fill('someone-else@example.com');
+  await dialog.getByRole('button', { name: 'Share' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('can only be shared by the person who uploaded it');
+  await context.close();
 });

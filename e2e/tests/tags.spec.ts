@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, galleryIds, getByApi, newPerson, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
-import { expectToast, jsonCall, pendingChips, suggestionTexts, tagByApi, TEXTS, uniqueWord } from './support-tags.js';
+import { expectToast, jsonCall, pendingChips, suggestionTexts, tagByApi, tagsOf, TEXTS, uniqueWord } from './support-tags.js';
 
 /** How many images the gallery grid holds (each tile says so in aria-setsize), 0 before the first tile. */
 async function gridCount(page: Page): Promise<number> {
@@ -183,4 +183,33 @@ test("the detail's tag input suggests from 2 characters; Enter saves one tag; a 
   await actions.getByRole('button', { name: 'Remove tag morning dew' }).click();
   await expect(actions.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([`#${meadow}×`]);
   expect((await getByApi<{ tags: string[] }>(app.url, token, `/api/images/${id}`)).body.tags).toEqual([meadow]);
+});
+
+test("the detail's tag input drops a typed \"#\", takes at most 64 characters and says why a tag is refused", async ({ page, app }) => {
+  const token = await signUpByApi(app, newPerson('hash'));
+  const [imageId] = await seedImages(app.url, token, 1, { prefix: 'hash' });
+  await signInAs(page, token);
+  await page.goto(`/image/${imageId}`);
+  const input = page.getByRole('textbox', { name: 'New tag' });
+  const tags = page.getByRole('list', { name: 'Tags' });
+  const word = uniqueWord('hash');
+
+  await input.fill(`#${word}`);
+  await input.press('Enter');
+  // Shown with the one "#" of the list, not "##".
+  await expect(tags.getByRole('listitem')).toHaveText([new RegExp(`^#${word}×?$`)]);
+  expect(await tagsOf(app.url, token, imageId!)).toEqual([word]);
+
+  await input.pressSequentially('x'.repeat(70));
+  await expect(input).toHaveValue('x'.repeat(64));
+  await input.fill('');
+
+  // 64 characters, but twice as many once lower-cased (as tags are stored): the server refuses it.
+  const errors: string[] = [];
+  page.on('console', (message) => message.type() === 'error' && errors.push(message.text()));
+  await input.fill('İ'.repeat(64));
+  await input.press('Enter');
+  await expect(page.getByRole('alert').filter({ hasText: 'at most 64 characters' })).toBeVisible();
+  expect(errors.some((text) => text.includes('Error adding tag:'))).toBe(true);
+  expect(await tagsOf(app.url, token, imageId!)).toEqual([word]);
 });

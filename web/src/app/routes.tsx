@@ -3,6 +3,7 @@ import { Navigate, type RouteObject } from 'react-router';
 import { Loading } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { GalleryScreen } from '@/features/gallery/components/gallery-screen';
+import { isChunkLoadError, reloadOnceForChunk } from './chunk-load';
 import { AppErrorFallback } from './error-fallback';
 import { RequireAuth } from './guards/require-auth';
 import { ContentLayout } from './layouts/content-layout';
@@ -12,9 +13,20 @@ import { RootLayout } from './layouts/root-layout';
  * A screen in a chunk of its own, loaded when first shown. A signed-in `/` (the gallery) then loads
  * only its own code, which keeps the first load within its budget (200 KB gzip). The route matches
  * at once (navigation does not wait for the chunk); the screen shows a spinner meanwhile.
+ *
+ * A chunk that cannot be fetched (offline, or gone after an upgrade) reloads the page once, which
+ * brings the current build; the spinner stays until the page goes. If that does not cure it, the
+ * route's error screen shows the failure with a Reload button.
  */
-function lazyScreen(load: () => Promise<ComponentType>) {
-  const Screen = lazy(async () => ({ default: await load() }));
+export function lazyScreen(load: () => Promise<ComponentType>) {
+  const Screen = lazy(async () => {
+    try {
+      return { default: await load() };
+    } catch (error) {
+      if (isChunkLoadError(error) && reloadOnceForChunk()) return new Promise<never>(() => {});
+      throw error;
+    }
+  });
   return (
     <Suspense fallback={<Loading />}>
       <Screen />

@@ -69,17 +69,50 @@ describe('gallery sharing', () => {
     expect(shareBodies(fetchMock)).toEqual([{ imageIds: ['a', 'c'], emails: ['ann@example.com', 'cy@example.com'] }]);
   });
 
-  it('only logs a refused share: no toast, the dialog stays with what was typed', async () => {
+  it('logs a refused share and shows the server’s reason in the dialog, which stays with what was typed', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const { user } = openGallery('user', { 'POST /api/share-restricted': { status: 400, body: { message: 'Enter a valid e-mail address.' } } });
+    const { user } = openGallery('user', { 'POST /api/share-restricted': { status: 400, body: { message: 'emails.0: Enter a valid e-mail address.' } } });
     await user.click(await screen.findByRole('checkbox', { name: 'Select photo-b.jpg' }));
     await user.click(screen.getByRole('button', { name: 'Selective Access' }));
-    const input = screen.getByRole('textbox', { name: 'Share 1 image with' });
+    const dialog = screen.getByRole('dialog', { name: 'Selective Access' });
+    const input = within(dialog).getByRole('textbox', { name: 'Share 1 image with' });
     await user.type(input, 'not-an-address');
-    await user.click(screen.getByRole('button', { name: 'Share' }));
-    await waitFor(() => expect(logged).toHaveBeenCalledWith('Error sharing images:', expect.anything()));
+    await user.click(within(dialog).getByRole('button', { name: 'Share' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('emails.0: Enter a valid e-mail address.');
+    expect(logged).toHaveBeenCalledWith('Error sharing images:', expect.anything());
     expect(screen.queryByText(texts.EMAIL_SENT)).not.toBeInTheDocument();
     expect(input).toHaveValue('not-an-address');
+    // Editing the addresses clears the reason, which was about the old ones.
+    await user.type(input, 'x');
+    expect(within(dialog).queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('shows why nothing was shared when an image is not the sharer’s to share', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const reason = 'Image 1 can only be shared by the person who uploaded it, so nothing was shared.';
+    const { user } = openGallery('user', { 'POST /api/share-restricted': { status: 404, body: { message: reason } } });
+    await user.click(await screen.findByRole('checkbox', { name: 'Select photo-a.jpg' }));
+    await user.click(screen.getByRole('button', { name: 'Selective Access' }));
+    const dialog = screen.getByRole('dialog', { name: 'Selective Access' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Share 1 image with' }), 'dave@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Share' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(reason);
+  });
+
+  it('says so when the server cannot be reached', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const { user, fetchMock } = openGallery('user');
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) => {
+      if (String(input) === '/api/share-restricted') throw new TypeError('Failed to fetch');
+      return answer(input, init);
+    });
+    await user.click(await screen.findByRole('checkbox', { name: 'Select photo-a.jpg' }));
+    await user.click(screen.getByRole('button', { name: 'Selective Access' }));
+    const dialog = screen.getByRole('dialog', { name: 'Selective Access' });
+    await user.type(within(dialog).getByRole('textbox', { name: 'Share 1 image with' }), 'ann@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Share' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent('The server could not be reached.');
   });
 
   it('a share refreshes the folders of people I shared with', async () => {

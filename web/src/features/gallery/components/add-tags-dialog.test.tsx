@@ -118,6 +118,27 @@ describe('gallery Add Tags', () => {
     expect(chips(dialog)).toEqual(['#beach']);
   });
 
+  it('adds "#beach" typed with its "#" as beach, and shows the server’s reason beside the message when it refuses a tag', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setToken(fakeToken());
+    const reason = 'tags.1: A tag can have at most 64 characters (counted as stored: lower-cased).';
+    const fetchMock = stubTagging();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      input === '/add-tags' ? Response.json({ message: reason }, { status: 400 }) : answer(input, init),
+    );
+    renderApp('/');
+    const { user, dialog, input } = await openDialog(['photo-a.jpg']);
+    await user.type(input, '#beach ');
+    expect(chips(dialog)).toEqual(['#beach']);
+    await user.type(input, 'x'.repeat(70));
+    await user.click(within(dialog).getByRole('button', { name: 'Save Tags' }));
+    const alert = await within(dialog).findByRole('alert');
+    await waitFor(() => expect(alert).toHaveTextContent(reason));
+    expect(alert).toHaveTextContent(texts.TAGS_SAVE_FAILED);
+    expect(postedBodies(fetchMock)).toEqual([{ tags: ['beach', 'x'.repeat(70)], imageIds: ['a'] }]);
+  });
+
   it('names the tags every selected image already has, and does not suggest them', async () => {
     setToken(fakeToken());
     const fetchMock = stubTagging();

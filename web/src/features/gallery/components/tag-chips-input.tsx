@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { tags as tagContract } from '@photo/contract';
 import { optionId, SuggestionList, useActiveSuggestion } from '@/components/ui/suggestion-list';
+import { withoutHashPrefix } from '@/lib/tag-input';
 import { useTagSuggestions } from '@/lib/tag-suggestions';
 import { hasFinishedTag, normaliseTag, splitTags } from './tag-text';
 
@@ -42,7 +43,7 @@ export function TagChipsInput({ label, value, onChange, draft, onDraftChange, al
     const timer = setTimeout(() => inputRef.current?.focus());
     return () => clearTimeout(timer);
   }, []);
-  const typed = draft.replace(/^"/, '');
+  const typed = withoutHashPrefix(draft.replace(/^"/, ''));
   const suggestions = suggestTags(useTagSuggestions(typed, tagContract.BULK_TAG_SUGGESTION_MIN), [...value, ...alreadyOnAll]);
   const shown = focused ? suggestions : [];
   const { active, onArrowKey } = useActiveSuggestion(shown, (list) => (list.length > 0 ? 0 : -1));

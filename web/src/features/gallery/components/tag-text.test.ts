@@ -6,6 +6,14 @@ describe('tag text', () => {
     expect(normaliseTag('  Summer   2024 ')).toBe('summer 2024');
   });
 
+  it('drops a leading "#" (the chips show one already), keeping one inside or at the end', () => {
+    expect(normaliseTag('#Beach')).toBe('beach');
+    expect(normaliseTag(' ## summer 2024')).toBe('summer 2024');
+    expect(normaliseTag('c#')).toBe('c#');
+    expect(normaliseTag('#')).toBe('');
+    expect(splitTags('#beach, #sun "#summer 2024" #')).toEqual(['beach', 'sun', 'summer 2024']);
+  });
+
   it('splits on spaces or commas, keeps quoted phrases whole, once each', () => {
     expect(splitTags('Beach, sun  sea,beach')).toEqual(['beach', 'sun', 'sea']);
     expect(splitTags('beach "Summer 2024" dog')).toEqual(['beach', 'summer 2024', 'dog']);

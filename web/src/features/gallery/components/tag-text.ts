@@ -1,6 +1,11 @@
-/** Tags are stored trimmed and lower-case (DECISIONS §3); inner runs of spaces become one. */
+import { withoutHashPrefix } from '@/lib/tag-input';
+
+/**
+ * Tags are stored trimmed and lower-case (DECISIONS §3); inner runs of spaces become one. A leading
+ * "#" is dropped: the chips show one already, so "#beach" means the tag beach.
+ */
 export function normaliseTag(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+  return withoutHashPrefix(text).replace(/\s+/g, ' ').toLowerCase();
 }
 
 /**

@@ -9,12 +9,18 @@ import { queryFromPathname } from './search-box';
 vi.mock('@/lib/browser', () => ({ assignLocation: vi.fn(), reloadPage: vi.fn() }));
 const browser = await import('@/lib/browser');
 
-function signedIn(me: { name: string; image: string | null } = { name: 'Ada Lovelace', image: null }) {
-  setToken(fakeToken({ username: 'ada' }));
+function signedIn(me: { name: string; image: string | null } = { name: 'Ada Lovelace', image: null }, role: 'admin' | 'user' = 'user') {
+  setToken(fakeToken({ username: 'ada', role }));
   return stubFetch({
     'GET /breadcrumbs': { body: {} },
-    'GET /api/users/me': { body: { ...me, role: 'user', email: 'ada@example.com', emailConfirmed: true } },
+    'GET /api/users/me': { body: { ...me, role, email: 'ada@example.com', emailConfirmed: true } },
   });
+}
+
+async function mainMenuLinks() {
+  await userEvent.click(screen.getByRole('button', { name: 'Menu' }));
+  const nav = screen.getByRole('navigation', { name: 'Main menu' });
+  return within(nav).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')]);
 }
 
 const searchBox = () => screen.getByRole('searchbox', { name: 'Search photos by tag' });
@@ -122,6 +128,23 @@ describe('search box', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/search/sunrise'));
   });
 
+  it('does not ask for suggestions for text longer than a tag can be (the call refuses it)', async () => {
+    const fetchMock = signedIn();
+    const answer = fetchMock.getMockImplementation()!;
+    fetchMock.mockImplementation(async (input, init) =>
+      String(input).startsWith('/api/search/suggestions') ? Response.json([]) : answer(input, init),
+    );
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.click(searchBox());
+    await user.paste('b'.repeat(64));
+    await waitFor(() => expect(fetchMock.mock.calls.map(([url]) => String(url))).toContain(`/api/search/suggestions?query=${'b'.repeat(64)}`));
+    await user.paste('b');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const queries = fetchMock.mock.calls.map(([url]) => String(url)).filter((url) => url.startsWith('/api/search/suggestions'));
+    expect(queries.every((url) => new URL(url, 'http://x').searchParams.get('query')!.length <= 64)).toBe(true);
+  });
+
   it('decodes leniently', () => {
     expect(queryFromPathname('/search/%E0%A4%A')).toBe('%E0%A4%A');
     expect(queryFromPathname('/library')).toBe('');
@@ -163,10 +186,34 @@ describe('menus', () => {
       ["Photos I'm in", "/photos-i'm-in"],
       ['Trash', '/trash'],
       ['Profile', '/profile'],
+      ['Manage access', '/user-access-data'],
     ]);
     await user.keyboard('{Escape}');
     expect(menuButton).toHaveAttribute('aria-expanded', 'false');
     expect(menuButton).toHaveFocus();
+  });
+
+  it('lead an admin to the tag manager too, after the spec links', async () => {
+    signedIn(undefined, 'admin');
+    renderApp('/');
+    expect((await mainMenuLinks()).slice(-3)).toEqual([
+      ['Profile', '/profile'],
+      ['Manage access', '/user-access-data'],
+      ['Admin tags', '/admin'],
+    ]);
+  });
+
+  it('Manage access opens User Access Management', async () => {
+    signedIn();
+    stubFetch({
+      'GET /getUserAccessData': { body: { allAccessUserData: [], restrictedAccessUserData: [] } },
+      'GET /api/savedTemplates': { body: [] },
+    });
+    const { router } = renderApp('/');
+    expect(await mainMenuLinks()).not.toContainEqual(['Admin tags', '/admin']);
+    await userEvent.click(screen.getByRole('link', { name: 'Manage access' }));
+    expect(await screen.findByRole('heading', { name: 'User Access Management' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/user-access-data');
   });
 
   it('Sign Out removes the token and reloads', async () => {

@@ -3,11 +3,13 @@ import { toast } from 'react-toastify';
 import { texts } from '@photo/contract';
 import { Button } from '@/components/ui/button';
 import { FormError, TextField } from '@/components/ui/form-field';
+import { serverMessage } from '@/lib/api-client';
+import { withoutHashPrefix } from '@/lib/tag-input';
 import { useAddCustomTags } from '../api/search-images';
 
-/** Spec §5: comma-separated, trimmed and lower-cased. */
+/** Spec §5: comma-separated, trimmed and lower-cased; a leading "#" is dropped (tags are shown with one). */
 export function parseCustomTags(text: string): string[] {
-  return [...new Set(text.split(',').map((tag) => tag.trim().toLowerCase()).filter(Boolean))];
+  return [...new Set(text.split(',').map((tag) => withoutHashPrefix(tag).toLowerCase()).filter(Boolean))];
 }
 
 type CustomTagsFormProps = { query: string; selectedIds: string[]; onDone: () => void };
@@ -16,10 +18,13 @@ type CustomTagsFormProps = { query: string; selectedIds: string[]; onDone: () =>
 export function CustomTagsForm({ query, selectedIds, onDone }: CustomTagsFormProps) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | null>(null);
+  /** The server's reason beside spec §8's message, when it refused the tags (one too long, say). */
+  const [reason, setReason] = useState<string | null>(null);
   const addTags = useAddCustomTags(query);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
+    setReason(null);
     if (selectedIds.length === 0) return setError(texts.SELECT_ONE_IMAGE);
     const tags = parseCustomTags(text);
     if (tags.length === 0) return setError(texts.ENTER_ONE_TAG);
@@ -35,6 +40,7 @@ export function CustomTagsForm({ query, selectedIds, onDone }: CustomTagsFormPro
         onError: (err) => {
           console.error('Error saving tags:', err);
           setError(texts.TAGS_SAVE_FAILED);
+          setReason(serverMessage(err) ?? null);
         },
       },
     );
@@ -55,7 +61,10 @@ export function CustomTagsForm({ query, selectedIds, onDone }: CustomTagsFormPro
       </Button>
       {error ? (
         <div className="w-full sm:basis-full">
-          <FormError>{error}</FormError>
+          <FormError>
+            {error}
+            {reason ? <span className="block">{reason}</span> : null}
+          </FormError>
         </div>
       ) : null}
     </form>

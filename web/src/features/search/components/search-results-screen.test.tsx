@@ -93,4 +93,25 @@ describe('search results (/search/:query)', () => {
   it('parses custom tags', () => {
     expect(parseCustomTags(' A, b ,a,, C d ')).toEqual(['a', 'b', 'c d']);
   });
+
+  it('drops a leading "#" from custom tags (tags are shown with one)', () => {
+    expect(parseCustomTags('#Beach, ## sun, c#, #')).toEqual(['beach', 'sun', 'c#']);
+  });
+
+  it('shows the server’s reason beside the message when it refuses a custom tag', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    setToken(fakeToken());
+    const reason = 'tags.0: A tag can have at most 64 characters (counted as stored: lower-cased).';
+    stubFetch({
+      'POST /api/headerSearchTags': { body: { images: [makeImage('a')] } },
+      'POST /api/addUserTags': { status: 400, body: { message: reason } },
+    });
+    renderApp('/search/beach');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Select photo-a.jpg' }));
+    await user.type(screen.getByLabelText('Custom tags for 1 selected'), 'y'.repeat(80));
+    await user.click(screen.getByRole('button', { name: 'Add Tags' }));
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent(reason));
+    expect(screen.getByRole('alert')).toHaveTextContent(texts.TAGS_SAVE_FAILED);
+  });
 });

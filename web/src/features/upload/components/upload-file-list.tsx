@@ -50,9 +50,12 @@ const FileRow = memo(function FileRow({ name, size, state }: { name: string; siz
   const percent = Math.round(fraction * 100);
   return (
     <li className="flex flex-col gap-1">
-      <div className="flex items-baseline justify-between gap-3">
-        <span className="truncate text-slate-800">{name}</span>
-        <span className={`shrink-0 text-xs ${outcome ? OUTCOME_TONE[outcome.status] : 'text-slate-500'}`}>{statusText(state, percent)}</span>
+      {/* The name and the status share a line when both fit; a long refusal reason wraps onto lines of its own. Neither is cut. */}
+      <div className="flex flex-wrap items-baseline justify-between gap-x-3">
+        <span className="min-w-0 text-slate-800 [overflow-wrap:anywhere]">{name}</span>
+        <span className={`ml-auto min-w-0 text-xs [overflow-wrap:anywhere] ${outcome ? OUTCOME_TONE[outcome.status] : 'text-slate-500'}`}>
+          {statusText(state, percent)}
+        </span>
       </div>
       {state ? (
         <div

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { toast } from 'react-toastify';
 import { texts } from '@photo/contract';
@@ -14,9 +14,6 @@ import { anyTaken, reportMessage } from './upload-report';
 import { useUnfinishedUploads } from './use-unfinished-uploads';
 import { useUploadQueue } from './use-upload-queue';
 
-/** Time to read which files were refused before the profile opens. */
-export const REDIRECT_AFTER_REFUSALS_MS = 5000;
-
 /**
  * Spec §2 "Upload images": pick images (or a folder, or drop them), send them resumably with per-file
  * and overall progress, then the profile. Uploads a reload or a lost server left unfinished are
@@ -29,17 +26,10 @@ export function UploadImagesScreen() {
   const [leftOut, setLeftOut] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
-  const [redirecting, setRedirecting] = useState(false);
   const upload = useUploadQueue();
   const { unfinished, discard } = useUnfinishedUploads(upload.running);
   /** Set by Resume: the files picked next start at once. */
   const startOnPick = useRef(false);
-
-  useEffect(() => {
-    if (!redirecting) return;
-    const timer = setTimeout(() => void navigate(paths.profile.getHref()), REDIRECT_AFTER_REFUSALS_MS);
-    return () => clearTimeout(timer);
-  }, [redirecting, navigate]);
 
   const begin = async (chosen: File[]) => {
     if (chosen.length === 0) return setError(texts.UPLOAD_EMPTY);
@@ -51,10 +41,11 @@ export function UploadImagesScreen() {
     if (report.stopped || report.failed > 0 || !anyTaken(report)) return setError(texts.UPLOAD_FAILED);
     const message = reportMessage(report);
     toast.success(message);
+    // Spec §2: after success the profile opens.
     if (report.refused === 0) return void navigate(paths.profile.getHref());
-    // Some files were refused: show why, then go on to the profile (spec §2) unless asked to stay.
+    // Some files were refused: the page stays, so that the reasons can be read (they are nowhere
+    // else), and offers the way to the profile.
     setSuccess(message);
-    setRedirecting(true);
   };
 
   const choose = (chosen: File[], skipped = 0) => {
@@ -62,7 +53,6 @@ export function UploadImagesScreen() {
     setLeftOut(skipped);
     setError(null);
     setSuccess(null);
-    setRedirecting(false);
     if (startOnPick.current && chosen.length > 0) void begin(chosen);
     startOnPick.current = false;
   };
@@ -132,14 +122,6 @@ export function UploadImagesScreen() {
         {success ? (
           <div className="flex flex-col gap-3">
             <FormSuccess>{success}</FormSuccess>
-            {redirecting ? (
-              <p className="flex flex-wrap items-center gap-2 text-sm text-slate-600">
-                Opening your profile in a few seconds.
-                <Button variant="ghost" onClick={() => setRedirecting(false)}>
-                  Stay on this page
-                </Button>
-              </p>
-            ) : null}
             <LinkButton to={paths.profile.getHref()}>Go to Profile</LinkButton>
           </div>
         ) : null}
