@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, galleryImages, getByApi, newPerson, seedImages, signInAs, signUpByApi, test } from './fixtures.js';
+import { expect, galleryImages, getByApi, newPerson, seedImages, signInAs, signUpByApi, test, testPhoto, uploadByApi, type RunningApp } from './fixtures.js';
+import { tagByApi } from './support-tags.js';
 
 const IMAGE_NOT_FOUND = 'Image not found';
 
@@ -233,4 +234,84 @@ test('the image name is overlaid for the admin only', async ({ page, browser, ap
     detail(adminPage).getByRole('navigation', { name: 'Image breadcrumb' }).locator('[aria-current="page"]'),
   ).toHaveText(image.imageName);
   await adminContext.close();
+});
+
+/** Whether the element is what a tap at its own centre reaches (nothing drawn over it). */
+const reachable = (target: Locator) =>
+  target.evaluate((element) => {
+    const box = element.getBoundingClientRect();
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return hit !== null && element.contains(hit);
+  });
+
+/** A photo with the Info panel's facts and a dozen tags: the longest action panel there is. */
+async function photoWithManyTags(app: RunningApp, prefix: string): Promise<{ token: string; id: string }> {
+  const token = await signUpByApi(app, newPerson(prefix));
+  const [photo] = await uploadByApi(app.url, token, [{ name: 'Apple iPhone 4.jpg', source: testPhoto('camera/Apple iPhone 4.jpg') }]);
+  const id = photo!.imageId!;
+  await tagByApi(app.url, token, [id], Array.from({ length: 12 }, (_, index) => `holiday tag ${index + 1}`));
+  return { token, id };
+}
+
+/** The actions under (or beside) the picture, each of which must be reachable. */
+const panelActions = (page: Page) => {
+  const panel = detail(page).getByRole('complementary', { name: 'Image actions' });
+  return [
+    panel.getByRole('button', { name: 'Like' }),
+    panel.getByRole('button', { name: 'Share' }),
+    panel.getByRole('button', { name: "I'm in this photo!" }),
+    panel.getByRole('button', { name: 'Download original' }),
+    panel.getByRole('button', { name: 'Info', exact: true }),
+  ];
+};
+
+test.describe('on a phone (390×844)', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+
+  test('with Info open and many tags the picture stays above the actions: the dialog scrolls and every action can be tapped', async ({ page, app }) => {
+    const { token, id } = await photoWithManyTags(app, 'phone');
+    await signInAs(page, token);
+    await page.goto(`/image/${id}`);
+    await expect(mainPicture(page)).toBeVisible();
+    await detail(page).getByRole('button', { name: 'Info', exact: true }).click();
+    await expect(detail(page).getByRole('region', { name: 'Info' }).getByText('Apple iPhone 4', { exact: true })).toBeVisible();
+    // The picture still fills the width (the stage did not collapse to make room).
+    expect((await mainPicture(page).boundingBox())!.width).toBeGreaterThan(350);
+
+    // Like first, then every other action: each is what a tap at its centre reaches.
+    for (const action of panelActions(page)) {
+      await action.scrollIntoViewIfNeeded();
+      expect(await reachable(action), (await action.getAttribute('aria-label')) ?? (await action.textContent()) ?? '').toBe(true);
+    }
+    // The panel goes on below the window: the dialog's column scrolls to it.
+    const column = page.getByTestId('zoom-stage').locator('xpath=../../..');
+    expect(await column.evaluate((element) => element.scrollHeight > element.clientHeight + 100)).toBe(true);
+    // The picture and its zoom bar end where the panel begins.
+    await page.getByTestId('zoom-stage').scrollIntoViewIfNeeded();
+    const zoomBar = (await detail(page).getByRole('group', { name: 'Zoom' }).boundingBox())!;
+    const stage = (await page.getByTestId('zoom-stage').boundingBox())!;
+    const panel = (await detail(page).getByRole('complementary', { name: 'Image actions' }).boundingBox())!;
+    expect(stage.y + stage.height).toBeLessThanOrEqual(zoomBar.y + 0.5);
+    expect(zoomBar.y + zoomBar.height).toBeLessThanOrEqual(panel.y + 0.5);
+
+    // Like is reached by a tap too.
+    const like = detail(page).getByRole('button', { name: 'Like' });
+    await like.scrollIntoViewIfNeeded();
+    await like.tap();
+    await expect(detail(page).getByText('1 Like', { exact: true })).toBeVisible();
+  });
+});
+
+test('on a desktop the panel stays beside the picture, every action reachable without scrolling', async ({ page, app }) => {
+  const { token, id } = await photoWithManyTags(app, 'desk');
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signInAs(page, token);
+  await page.goto(`/image/${id}`);
+  await expect(mainPicture(page)).toBeVisible();
+  await detail(page).getByRole('button', { name: 'Info', exact: true }).click();
+  const stage = (await page.getByTestId('zoom-stage').boundingBox())!;
+  const panel = (await detail(page).getByRole('complementary', { name: 'Image actions' }).boundingBox())!;
+  expect(stage.x + stage.width).toBeLessThanOrEqual(panel.x + 0.5);
+  expect(stage.height).toBeGreaterThan(600);
+  for (const action of panelActions(page).slice(0, 4)) expect(await reachable(action), (await action.getAttribute('aria-label')) ?? (await action.textContent()) ?? '').toBe(true);
 });

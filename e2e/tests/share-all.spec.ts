@@ -126,3 +126,53 @@ test('a link that never existed says so, and a plain user cannot share everythin
   await expect(page.getByText(/Only an admin can share the whole library/)).toBeVisible();
   await expect(page.getByPlaceholder('Enter receiver email')).toHaveCount(0);
 });
+
+test('on the public page a click shows a photo large: the display image, previous/next with wrap, Escape back to the grid', async ({ browser, app }) => {
+  await seedImages(app.url, app.admin.token, 3, { prefix: 'large', width: 300, height: 200 });
+  const receiver = newPerson('viewer');
+  expect((await callByApi(app.url, app.admin.token, 'POST', '/api/share-all', { accessTo: [receiver.email] })).status).toBe(200);
+  const link = linkIn(await app.mailbox.latestTo(receiver.email), `${app.url}/share-all/`);
+
+  for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
+    const visitor = await freshPage(browser, app.url);
+    await visitor.page.setViewportSize(viewport);
+    await visitor.page.goto(link);
+    const grid = visitor.page.getByRole('list', { name: 'Shared images' });
+    await expect(grid.getByRole('button').first()).toBeVisible();
+    // The first three tiles' names (a tile's picture is named by its alt, or its label until it loads).
+    const names = await grid.getByRole('listitem').evaluateAll((tiles) =>
+      tiles.slice(0, 3).map((tile) => tile.querySelector('img[alt]:not([alt=""])')?.getAttribute('alt') ?? tile.querySelector('[role="img"]')?.getAttribute('aria-label') ?? ''),
+    );
+    expect(names.filter(Boolean)).toHaveLength(3);
+
+    await grid.getByRole('button', { name: names[0]!, exact: true }).click();
+    const viewer = visitor.page.getByRole('dialog', { name: 'Photo viewer' });
+    const shown = viewer.locator('img[alt]:not([alt=""])');
+    await expect(shown).toHaveAttribute('alt', names[0]!);
+    const count = Number(/^1 \/ (\d+)$/.exec((await viewer.getByText(/^\d+ \/ \d+$/).textContent()) ?? '')?.[1]);
+    expect(count).toBeGreaterThanOrEqual(3);
+    // The display image (not the thumbnail), loaded, as large as the window allows.
+    await expect(shown).toHaveAttribute('src', /\/display\?/);
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    expect((await shown.boundingBox())!.width).toBeGreaterThan(Math.min(viewport.width * 0.8, 300));
+    await expect(visitor.page).toHaveURL(link);
+
+    await viewer.getByRole('button', { name: 'Next photo' }).click();
+    await expect(shown).toHaveAttribute('alt', names[1]!);
+    await visitor.page.keyboard.press('ArrowRight');
+    await expect(shown).toHaveAttribute('alt', names[2]!);
+    await viewer.getByRole('button', { name: 'Previous photo' }).click();
+    await visitor.page.keyboard.press('ArrowLeft');
+    await expect(shown).toHaveAttribute('alt', names[0]!);
+    // Before the first comes the last, and after the last the first again.
+    await visitor.page.keyboard.press('ArrowLeft');
+    await expect(viewer.getByText(`${count} / ${count}`)).toBeVisible();
+    await visitor.page.keyboard.press('ArrowRight');
+    await expect(shown).toHaveAttribute('alt', names[0]!);
+
+    await visitor.page.keyboard.press('Escape');
+    await expect(viewer).toHaveCount(0);
+    await expect(visitor.page.getByRole('heading', { name: 'Shared Images' })).toBeVisible();
+    await visitor.context.close();
+  }
+});

@@ -136,3 +136,53 @@ test(`a signed-in / loads at most ${BUDGET_BYTES / 1000} KB of JavaScript (gzip)
   expect(scripts.size).toBeGreaterThan(0);
   expect(total, `${scripts.size} scripts, ${total} bytes gzip`).toBeLessThanOrEqual(BUDGET_BYTES);
 });
+
+/**
+ * Checkboxes of the tiles wholly on screen that something else is drawn over: the point at each one's
+ * centre and near its corners must reach the checkbox. The floating month label lets clicks through
+ * (pointer-events: none), so the caller makes it hit-testable first to see what is drawn on top.
+ */
+async function hiddenCheckboxes(list: Locator): Promise<string[]> {
+  return list.evaluate((element) => {
+    const view = element.parentElement!.getBoundingClientRect();
+    const boxes = Array.from(element.querySelectorAll<HTMLElement>('[role="listitem"] label'));
+    return boxes
+      .filter((box) => {
+        const rect = box.getBoundingClientRect();
+        return rect.top >= view.top && rect.bottom <= view.bottom;
+      })
+      .filter((box) => {
+        const rect = box.getBoundingClientRect();
+        const points = [[rect.left + rect.width / 2, rect.top + rect.height / 2], [rect.left + 3, rect.top + 3], [rect.right - 3, rect.top + 3], [rect.left + 3, rect.bottom - 3], [rect.right - 3, rect.bottom - 3]];
+        return points.some(([x, y]) => !box.contains(document.elementFromPoint(x!, y!)));
+      })
+      .map((box) => box.textContent ?? '');
+  });
+}
+
+for (const size of [{ width: 1280, height: 900 }, { width: 390, height: 844 }, { width: 700, height: 800 }]) {
+  test(`the floating month label never hides a tile's checkbox (${size.width}×${size.height})`, async ({ page, app }) => {
+    const token = await signUpByApi(app, newPerson('tlm'));
+    await seedImages(app.url, token, 40, { prefix: 'month', width: 32, height: 32 });
+    await page.setViewportSize(size);
+    await signInAs(page, token);
+    await page.goto('/');
+    const timeline = page.getByRole('region', { name: 'Timeline' });
+    const list = page.getByRole('list', { name: 'Gallery' });
+    await expect(list.locator('[role="listitem"][aria-posinset="1"] img')).toBeVisible();
+    const label = timeline.locator(':scope > p[aria-hidden="true"]');
+    await page.addStyleTag({ content: 'section[aria-label="Timeline"] > p[aria-hidden="true"] { pointer-events: auto !important; }' });
+
+    // Past the month header (56px) and the day header (36px), a row of tiles starts at the top of
+    // the screen, under the label; then every few pixels down through the next rows.
+    const scroller = list.locator('..');
+    for (let top = 92; top < 92 + 320; top += 8) {
+      await scroller.evaluate((element, to) => {
+        element.scrollTop = to;
+        element.dispatchEvent(new Event('scroll'));
+      }, top);
+      await expect(label).toBeVisible();
+      expect(await hiddenCheckboxes(list), `scrolled ${top}px`).toEqual([]);
+    }
+  });
+}

@@ -36,11 +36,25 @@ export function currentUserId(): string | null {
 }
 
 /**
+ * The image's uploader or an admin: the people the server lets share it selectively, delete it and
+ * remove any tag on it (server/src/access/image-visibility.ts, tags.service.ts). The client only
+ * decides what to offer from this; the server still checks every call.
+ */
+export function isUploaderOrAdmin(image: { uploadedBy: string | null }): boolean {
+  return isAdmin() || (image.uploadedBy !== null && image.uploadedBy === currentUserId());
+}
+
+/**
  * DECISIONS §3: selective sharing is for images the person uploaded, or any image for an admin.
  * Offering Share on someone else's photo would only end in a refusal the spec lets us only log.
  */
 export function mayShareImage(image: { uploadedBy: string | null }): boolean {
-  return isAdmin() || (image.uploadedBy !== null && image.uploadedBy === currentUserId());
+  return isUploaderOrAdmin(image);
+}
+
+/** DECISIONS §3: only the uploader (or an admin) may delete an image. */
+export function mayDeleteImage(image: { uploadedBy: string | null }): boolean {
+  return isUploaderOrAdmin(image);
 }
 
 /** Spec §4: Sign Out removes the token and reloads the page. */

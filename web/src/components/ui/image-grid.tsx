@@ -14,7 +14,7 @@ export type GridItem = {
   placeholder?: string | null;
   width?: number | null;
   height?: number | null;
-  /** Where a click goes; without it the tile is a plain picture (e.g. the public share page). */
+  /** Where a click goes; without it (and without the grid's `onOpen`) the tile is a plain picture. */
   href?: string;
   tags?: string[];
 };
@@ -28,6 +28,8 @@ type ImageGridProps = {
   /** Router state every tile's link hands to the detail screen (the list and where it came from). */
   linkState?: unknown;
   lazy?: ThumbnailLazy;
+  /** For tiles without `href`: a click (or Enter) on the picture calls this, e.g. to show it large. */
+  onOpen?: (item: GridItem) => void;
 };
 
 /** Row heights the layout aims for: smaller on a phone so a row still holds two or three pictures. */
@@ -42,7 +44,7 @@ const OVERSCAN_ROWS = 4;
  * Thumbnails in justified rows, virtualized over the window: only the rows near the viewport are
  * in the DOM, so a gallery of 100,000 images stays as light as one of 100.
  */
-export function ImageGrid({ items, label, showTags = false, renderExtra, linkState, lazy = 'native' }: ImageGridProps) {
+export function ImageGrid({ items, label, showTags = false, renderExtra, linkState, lazy = 'native', onOpen }: ImageGridProps) {
   const listRef = useRef<HTMLDivElement>(null);
   const width = useElementWidth(listRef);
   const scrollMargin = useDocumentTop(listRef);
@@ -94,6 +96,7 @@ export function ImageGrid({ items, label, showTags = false, renderExtra, linkSta
                   extra={renderExtra?.(item)}
                   linkState={linkState}
                   lazy={lazy}
+                  onOpen={onOpen}
                 />
               );
             })}
@@ -135,9 +138,12 @@ type TileProps = {
   extra: ReactNode;
   linkState: unknown;
   lazy: ThumbnailLazy;
+  onOpen: ((item: GridItem) => void) | undefined;
 };
 
-function Tile({ item, position, total, width, height, showTags, extra, linkState, lazy }: TileProps) {
+const openClasses = 'block size-full focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600';
+
+function Tile({ item, position, total, width, height, showTags, extra, linkState, lazy, onOpen }: TileProps) {
   const picture = (
     <Thumbnail
       src={item.thumbnail}
@@ -159,9 +165,13 @@ function Tile({ item, position, total, width, height, showTags, extra, linkState
     >
       <div style={{ height }}>
         {item.href ? (
-          <Link to={item.href} state={linkState} className="block size-full focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600">
+          <Link to={item.href} state={linkState} className={openClasses}>
             {picture}
           </Link>
+        ) : onOpen ? (
+          <button type="button" onClick={() => onOpen(item)} className={`${openClasses} cursor-zoom-in`}>
+            {picture}
+          </button>
         ) : (
           picture
         )}

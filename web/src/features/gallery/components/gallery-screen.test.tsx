@@ -245,6 +245,52 @@ describe('gallery', () => {
     expect(tileNames(screen.getByRole('list', { name: 'Gallery' }))).toEqual(['photo-a.jpg', 'photo-d.jpg']);
   });
 
+  it('says up front which selected photos are not yours, and deletes only yours', async () => {
+    setToken(fakeToken({ id: 'u1' }));
+    const photos = [image('a'), image('d', { uploadedBy: 'u2' }), image('e', { uploadedBy: 'u2' })];
+    const fetchMock = stubFetch({ ...timelineRoutes(photos), 'POST /api/deleteImages': { body: { message: 'Image deleted successfully.' } } });
+    renderApp('/');
+    const user = userEvent.setup();
+    for (const id of ['a', 'd']) await user.click(await screen.findByRole('checkbox', { name: `Select photo-${id}.jpg` }));
+    await user.click(within(screen.getByRole('toolbar', { name: 'Gallery actions' })).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete 1 of 2 images?' });
+    expect(dialog).toHaveTextContent('This selected photo is not yours, so it stays: only the person who uploaded a photo can delete it.');
+    expect(within(within(dialog).getByRole('list', { name: 'Not yours' })).getAllByRole('img').map((img) => img.getAttribute('alt'))).toEqual(['photo-d.jpg']);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete 1 image' }));
+    expect(await screen.findByText('Image deleted successfully.')).toBeInTheDocument();
+    const post = fetchMock.mock.calls.find(([url]) => url === '/api/deleteImages');
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ imageIds: ['a'] });
+  });
+
+  it('offers no Delete when none of the selected photos are yours, and sends nothing', async () => {
+    setToken(fakeToken({ id: 'u1' }));
+    const photos = [image('d', { uploadedBy: 'u2' }), image('e', { uploadedBy: 'u2' })];
+    const fetchMock = stubFetch(timelineRoutes(photos));
+    renderApp('/');
+    const user = userEvent.setup();
+    for (const id of ['d', 'e']) await user.click(await screen.findByRole('checkbox', { name: `Select photo-${id}.jpg` }));
+    await user.click(within(screen.getByRole('toolbar', { name: 'Gallery actions' })).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete 2 images?' });
+    expect(dialog).toHaveTextContent('None of these photos are yours, so you cannot delete them.');
+    expect(within(dialog).getAllByRole('img')).toHaveLength(2);
+    expect(within(dialog).queryByRole('button', { name: /^Delete/ })).not.toBeInTheDocument();
+    await user.click(within(dialog).getAllByRole('button', { name: 'Close' }).at(-1)!);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(fetchMock.mock.calls.some(([url]) => url === '/api/deleteImages')).toBe(false);
+  });
+
+  it('lets an admin delete anyone’s photos', async () => {
+    setToken(fakeToken({ id: 'u1', role: 'admin' }));
+    stubFetch(timelineRoutes([image('d', { uploadedBy: 'u2' })]));
+    renderApp('/');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Select photo-d.jpg' }));
+    await user.click(within(screen.getByRole('toolbar', { name: 'Gallery actions' })).getByRole('button', { name: 'Delete' }));
+    const dialog = screen.getByRole('dialog', { name: 'Delete 1 image?' });
+    expect(within(dialog).getByRole('button', { name: 'Delete' })).toBeEnabled();
+    expect(within(dialog).queryByRole('list', { name: 'Not yours' })).not.toBeInTheDocument();
+  });
+
   it('Filters shows the action bar on a phone', async () => {
     setToken(fakeToken());
     stubGallery();

@@ -48,7 +48,8 @@ export function GalleryScreen() {
   // In the timeline the detail steps through the whole gallery, not only the loaded months (spec §4:
   // previous/next wrap around the full list); a shuffled or filtered view hands its own list.
   const linkState = useDetailLinkState(showsTimeline ? undefined : ids);
-  const selectedIds = ids.filter((id) => selected.has(id));
+  const selectedImages = useMemo(() => view.images.filter((image) => selected.has(image._id)), [view.images, selected]);
+  const selectedIds = selectedImages.map((image) => image._id);
   const allSelected = ids.length > 0 && selectedIds.length === ids.length;
   const closeDialog = useCallback(() => setDialog(null), []);
 
@@ -99,7 +100,7 @@ export function GalleryScreen() {
       ) : null}
 
       {dialog === 'add-tags' ? <AddTagsDialog imageIds={selectedIds} onClose={closeDialog} /> : null}
-      {dialog === 'delete' ? <DeleteDialog imageIds={selectedIds} onClose={closeDialog} onDeleted={clear} /> : null}
+      {dialog === 'delete' ? <DeleteDialog images={selectedImages} onClose={closeDialog} onDeleted={clear} /> : null}
       {dialog === 'share' ? <ShareDialog imageIds={selectedIds} onClose={closeDialog} /> : null}
     </Page>
   );

@@ -1,5 +1,6 @@
-import { calls, type Image } from '@photo/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { calls, normalizeTag, type Image } from '@photo/contract';
+import { useMemo } from 'react';
+import { useMutation, useMutationState, useQuery, useQueryClient } from '@tanstack/react-query';
 import { callApi, isNotFound } from '@/lib/api-client';
 import { imageQueryKey } from './get-image';
 
@@ -21,9 +22,14 @@ export function useLikeImage(id: string) {
   });
 }
 
+const addTagMutationKey = (id: string) => ['image', id, 'add-tag'] as const;
+
 export function useAddTagToImage(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: addTagMutationKey(id),
+    // Kept for the whole visit (not 5 minutes): useTagsIAdded reads the tags added here from them.
+    gcTime: Infinity,
     mutationFn: (tag: string) => callApi(calls.addTagToImage, { params: { id }, body: { tag } }),
     onSuccess: ({ tags }) => {
       queryClient.setQueryData<Image>(imageQueryKey(id), (image) => (image ? { ...image, tags } : image));
@@ -37,6 +43,18 @@ export function useAddTagToImage(id: string) {
     // Spec §8: tag-add failures are only logged.
     onError: (error) => console.error('Error adding tag:', error),
   });
+}
+
+/**
+ * The tags (as stored) this person added to the image in this visit. The image JSON does not say
+ * who added a tag, but the server lets whoever added one remove it, so these may be removed too.
+ */
+export function useTagsIAdded(id: string): ReadonlySet<string> {
+  const added = useMutationState({
+    filters: { mutationKey: addTagMutationKey(id), status: 'success' },
+    select: (mutation) => mutation.state.variables,
+  });
+  return useMemo(() => new Set(added.filter((tag) => typeof tag === 'string').map(normalizeTag)), [added]);
 }
 
 /**

@@ -9,8 +9,8 @@ import { renderApp } from '@/testing/render-app';
 
 type Routes = Parameters<typeof stubFetch>[0];
 
-async function openDetail(image = makeImage('a'), routes: Routes = {}) {
-  setToken(fakeToken());
+async function openDetail(image = makeImage('a'), routes: Routes = {}, token = fakeToken()) {
+  setToken(token);
   const fetchMock = stubFetch({ [`GET /api/images/${image._id}`]: { body: image }, ...routes });
   renderApp({ pathname: `/image/${image._id}`, state: { origin: '/' } });
   const panel = await screen.findByRole('complementary', { name: 'Image actions' });
@@ -133,6 +133,42 @@ describe('tags in the detail', () => {
     await user.click(within(panel).getByRole('button', { name: 'Remove tag sun' }));
     expect(await within(panel).findByRole('alert')).toHaveTextContent('can only be removed by whoever added it');
     expect(within(panel).getByRole('list', { name: 'Tags' })).toHaveTextContent('#sun×');
+  });
+
+  it('offers × only where removing can succeed: others’ tags have none, a tag I added here has one', async () => {
+    let tags = ['iceland'];
+    const { fetchMock, panel, user } = await openDetail(
+      makeImage('a', { tags, uploadedBy: 'u1' }),
+      {
+        'GET /api/images/a': () => ({ body: makeImage('a', { tags, uploadedBy: 'u1' }) }),
+        'POST /images/a/addTag': () => {
+          tags = ['iceland', 'sunn'];
+          return { body: { tags } };
+        },
+        'POST /remove-tag': () => {
+          tags = ['iceland'];
+          return { body: { message: 'Tag removed.' } };
+        },
+      },
+      fakeToken({ id: 'u2' }),
+    );
+    const list = () => within(panel).getByRole('list', { name: 'Tags' });
+    expect(list()).toHaveTextContent(/^#iceland$/);
+    expect(within(panel).queryByRole('button', { name: /^Remove tag/ })).not.toBeInTheDocument();
+
+    // A mistyped tag of my own can be taken back at once (typed with capitals: stored lower-case).
+    await user.type(within(panel).getByRole('textbox', { name: 'New tag' }), ' Sunn {Enter}');
+    await waitFor(() => expect(list()).toHaveTextContent(/^#iceland#sunn×$/));
+    expect(within(panel).queryByRole('button', { name: 'Remove tag iceland' })).not.toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Remove tag sunn' }));
+    await waitFor(() => expect(list()).toHaveTextContent(/^#iceland$/));
+    expect(bodiesTo(fetchMock, '/remove-tag')).toEqual([{ tagName: ['sunn'], imageId: 'a' }]);
+  });
+
+  it('offers × on every tag to an admin, whoever uploaded the photo', async () => {
+    const { panel } = await openDetail(makeImage('a', { tags: ['iceland', 'sun'], uploadedBy: 'u1' }), {}, fakeToken({ id: 'u9', role: 'admin' }));
+    expect(within(panel).getByRole('button', { name: 'Remove tag iceland' })).toBeInTheDocument();
+    expect(within(panel).getByRole('button', { name: 'Remove tag sun' })).toBeInTheDocument();
   });
 
   it('shows No tags when there are none', async () => {

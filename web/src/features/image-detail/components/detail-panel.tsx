@@ -25,7 +25,7 @@ export function DetailPanel({ image, onShare }: DetailPanelProps) {
       <div className="flex flex-wrap gap-2">
         <DownloadButton kind="original" imageId={image._id} />
       </div>
-      <DetailTags key={image._id} imageId={image._id} tags={image.tags} />
+      <DetailTags key={image._id} image={image} />
       <InfoToggle imageId={image._id} />
     </aside>
   );

@@ -51,7 +51,10 @@ export function ImageDetailScreen() {
     <DetailModal bar={<DetailBreadcrumb origin={context.origin} current={current} />} onClose={goBack}>
       {shown ? (
         <>
-          <div className="relative flex min-h-0 flex-1 flex-col">
+          {/* Under lg the column scrolls: the stage keeps ZoomStage's 50vh and the panel follows it,
+              rather than the stage shrinking under the panel and drawing over it. Set here, not left
+              to min-height: auto, whose measuring pass sizes the picture (cqh) against no height. */}
+          <div className="relative flex min-h-[50vh] flex-1 flex-col lg:min-h-0">
             <ZoomStage key={shown._id} image={shown} showName={admin} />
             {canStep ? (
               <>

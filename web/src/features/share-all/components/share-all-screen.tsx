@@ -1,3 +1,4 @@
+import { useCallback, useState } from 'react';
 import { useParams, useSearchParams } from 'react-router';
 import { texts } from '@photo/contract';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -11,6 +12,7 @@ import { shownData } from '@/lib/live-queries';
 import { toGridItems } from '@/lib/images';
 import { useSharedByLink } from '../api/share-all';
 import { ConfirmAddressHint } from './confirm-address-hint';
+import { SharedLightbox } from './shared-lightbox';
 
 /** Spec §2/§8: 'Error: ' and the server's message, or the fallback when the server sent none. */
 function failureText(error: unknown): string {
@@ -26,6 +28,11 @@ export function ShareAllScreen() {
   const shared = useSharedByLink(link);
   // Read again every 30 s: a link switched off (4xx) empties the page; a failed refresh does not.
   const answer = shownData(shared);
+  // The photo shown large, by id: it closes by itself should a refresh no longer list it.
+  const [openId, setOpenId] = useState<string | null>(null);
+  const close = useCallback(() => setOpenId(null), []);
+  const images = answer?.images ?? [];
+  const openIndex = openId === null ? -1 : images.findIndex((image) => image._id === openId);
 
   return (
     <Page>
@@ -38,12 +45,16 @@ export function ShareAllScreen() {
       ) : null}
       {answer ? <LinkDownloads link={link} images={answer.images} /> : null}
       {answer && answer.images.length > 0 ? (
-        // Public page: plain pictures, no links into the signed-in app.
+        // Public page: no links into the signed-in app; a click shows the picture large here.
         <ImageGrid
           label="Shared images"
           items={toGridItems(answer.images).map(({ href: _href, ...item }) => item)}
           lazy="near"
+          onOpen={(item) => setOpenId(item.id)}
         />
+      ) : null}
+      {openIndex >= 0 ? (
+        <SharedLightbox images={images} index={openIndex} onShow={(index) => setOpenId(images[index]?._id ?? null)} onClose={close} />
       ) : null}
     </Page>
   );

@@ -67,6 +67,36 @@ describe('/share-all/:link (public)', () => {
     expect(new Headers(call?.[1]?.headers).get('Authorization')).toBeNull();
   });
 
+  it('opens a photo large: the display image, previous/next (buttons and arrows, wrapping), Escape closes', async () => {
+    const photos = [makeImage('p1'), makeImage('p2'), makeImage('p3')];
+    stubFetch({ 'GET /shared-images/tok123': { body: { success: true, images: photos, message: '' } } });
+    const { router } = renderApp('/share-all/tok123');
+    const user = userEvent.setup();
+    const grid = await screen.findByRole('list', { name: 'Shared images' });
+    const tile = within(grid).getByRole('button', { name: 'photo-p2.jpg' });
+    await user.click(tile);
+    const viewer = screen.getByRole('dialog', { name: 'Photo viewer' });
+    const shown = () => within(viewer).getByRole('img');
+    expect(shown()).toHaveAccessibleName('photo-p2.jpg');
+    expect(shown()).toHaveAttribute('src', photos[1]!.trimmedURL);
+    expect(viewer).toHaveTextContent('2 / 3');
+
+    await user.click(within(viewer).getByRole('button', { name: 'Next photo' }));
+    expect(shown()).toHaveAttribute('src', photos[2]!.trimmedURL);
+    await user.click(within(viewer).getByRole('button', { name: 'Next photo' }));
+    expect(shown()).toHaveAttribute('src', photos[0]!.trimmedURL);
+    await user.keyboard('{ArrowLeft}');
+    expect(shown()).toHaveAttribute('src', photos[2]!.trimmedURL);
+    await user.click(within(viewer).getByRole('button', { name: 'Previous photo' }));
+    await user.keyboard('{ArrowRight}{ArrowRight}');
+    expect(shown()).toHaveAccessibleName('photo-p1.jpg');
+
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(tile).toHaveFocus();
+    expect(router.state.location.pathname).toBe('/share-all/tok123');
+  });
+
   it('shows "Error: " and the server’s message when the link is no longer active', async () => {
     stubFetch({ 'GET /shared-images/old': { status: 404, body: { message: 'This link is no longer active.' } } });
     renderApp('/share-all/old');

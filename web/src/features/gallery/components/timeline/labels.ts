@@ -17,6 +17,12 @@ export function monthLabel(month: string): string {
   return `${MONTHS[number - 1] ?? month} ${year}`;
 }
 
+/** '2015-03' → 'Mar 2015', where room is short. */
+export function shortMonthLabel(month: string): string {
+  const [year, number] = parseMonth(month);
+  return `${MONTHS[number - 1]?.slice(0, 3) ?? month} ${year}`;
+}
+
 /** ('2015-03', 14) → 'Sat, 14 March'. */
 export function dayLabel(month: string, day: number): string {
   const [year, number] = parseMonth(month);

@@ -126,7 +126,7 @@ export function Scrubber({ layout, height, position, onJump }: ScrubberProps) {
       {pointed ? (
         <div
           role="tooltip"
-          className="pointer-events-none absolute right-full z-10 mr-2 -translate-y-1/2 rounded-md bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow"
+          className="pointer-events-none absolute right-full z-30 mr-2 -translate-y-1/2 rounded-md bg-slate-900 px-2 py-1 text-xs whitespace-nowrap text-white shadow"
           style={{ top: pointerY ?? 0 }}
         >
           {monthLabel(pointed.month)} · {photosLabel(pointed.count)}

@@ -45,7 +45,8 @@ export const TimelineTile = memo(function TimelineTile({ image, width, height, p
           className="size-full"
         />
       </Link>
-      <SelectBox name={image.imageName} checked={selected} onChange={() => onToggle(image._id)} />
+      {/* Above the floating month label (current-month.tsx), which must never hide a checkbox. */}
+      <SelectBox name={image.imageName} checked={selected} onChange={() => onToggle(image._id)} className="z-20" />
     </div>
   );
 });

@@ -91,7 +91,9 @@ export function Timeline({ timeline, loadedMonths, selected, onToggle, linkState
 
   const { base } = view;
   return (
-    <section aria-label="Timeline" className="relative flex gap-2">
+    // `isolate`: the tiles' checkboxes, the month label and the scrubber's tooltip stack among
+    // themselves (timeline-tile.tsx, current-month.tsx), under the page's sticky header.
+    <section aria-label="Timeline" className="relative isolate flex gap-2">
       <div
         ref={scrollerRef}
         tabIndex={0}
