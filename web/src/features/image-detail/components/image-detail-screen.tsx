@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { ShareDialog } from '@/components/ui/share-dialog';
-import { ChevronRightIcon } from '@/components/ui/icons';
+import { StepButton } from '@/components/ui/step-button';
 import { paths } from '@/config/paths';
 import { isAdmin } from '@/lib/auth';
 import { shownData } from '@/lib/live-queries';
@@ -58,8 +58,8 @@ export function ImageDetailScreen() {
             <ZoomStage key={shown._id} image={shown} showName={admin} />
             {canStep ? (
               <>
-                <StepButton direction="previous" onClick={onPrevious} />
-                <StepButton direction="next" onClick={onNext} />
+                <StepButton direction="previous" noun="image" onClick={onPrevious} />
+                <StepButton direction="next" noun="image" onClick={onNext} />
               </>
             ) : null}
           </div>
@@ -70,19 +70,5 @@ export function ImageDetailScreen() {
         <DetailLoadState pending={image.isPending} error={image.error} onBack={goBack} />
       )}
     </DetailModal>
-  );
-}
-
-function StepButton({ direction, onClick }: { direction: 'previous' | 'next'; onClick: () => void }) {
-  const next = direction === 'next';
-  return (
-    <button
-      type="button"
-      aria-label={next ? 'Next image' : 'Previous image'}
-      onClick={onClick}
-      className={`absolute top-1/2 -translate-y-1/2 ${next ? 'right-2' : 'left-2'} rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-indigo-400`}
-    >
-      <ChevronRightIcon className={`size-6 ${next ? '' : 'rotate-180'}`} />
-    </button>
   );
 }

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type PointerEvent } from 'react';
 import type { Image } from '@photo/contract';
-import { ChevronRightIcon, CloseIcon } from '@/components/ui/icons';
+import { CloseIcon } from '@/components/ui/icons';
+import { StepButton } from '@/components/ui/step-button';
 import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
 
 type SharedLightboxProps = {
@@ -135,25 +136,11 @@ export function SharedLightbox({ images, index, onShow, onClose }: SharedLightbo
         </div>
         {count > 1 ? (
           <>
-            <StepButton direction="previous" onClick={() => clickEndsSwipe() || step(-1)} />
-            <StepButton direction="next" onClick={() => clickEndsSwipe() || step(1)} />
+            <StepButton direction="previous" noun="photo" onClick={() => clickEndsSwipe() || step(-1)} />
+            <StepButton direction="next" noun="photo" onClick={() => clickEndsSwipe() || step(1)} />
           </>
         ) : null}
       </div>
     </div>
-  );
-}
-
-function StepButton({ direction, onClick }: { direction: 'previous' | 'next'; onClick: () => void }) {
-  const next = direction === 'next';
-  return (
-    <button
-      type="button"
-      aria-label={next ? 'Next photo' : 'Previous photo'}
-      onClick={onClick}
-      className={`absolute top-1/2 -translate-y-1/2 ${next ? 'right-2' : 'left-2'} rounded-full bg-black/50 p-2 text-white hover:bg-black/70 focus-visible:outline-2 focus-visible:outline-indigo-400`}
-    >
-      <ChevronRightIcon className={`size-6 ${next ? '' : 'rotate-180'}`} />
-    </button>
   );
 }
