@@ -186,3 +186,29 @@ for (const size of [{ width: 1280, height: 900 }, { width: 390, height: 844 }, {
     }
   });
 }
+
+test('coming back from the last photo at the end of the gallery shows it where it was', async ({ page, app }) => {
+  const token = await signUpByApi(app, newPerson('tl-end'));
+  await seedImages(app.url, token, 40, { prefix: 'now', width: 32, height: 32 });
+  const results = await uploadByApi(app.url, token, await Promise.all(DATED.map(([name, taken]) => photoTakenAt(name, taken))));
+  expect(results.map((result) => result.status)).toEqual(DATED.map(() => 'kept'));
+
+  await page.setViewportSize({ width: 1366, height: 900 });
+  await signInAs(page, token);
+  await page.goto('/');
+  const list = page.getByRole('list', { name: 'Gallery' });
+  const oldest = list.locator('img[alt="tl-2009-06-01"]');
+  await expect(list.locator('[role="listitem"][aria-posinset="1"]')).toBeVisible();
+  await page.getByRole('heading', { name: 'Gallery', level: 1 }).click();
+  await page.keyboard.press('End');
+  await expect(oldest).toBeInViewport();
+  const before = await onScreen(page);
+
+  await oldest.click();
+  await expect(page).toHaveURL(/\/image\//);
+  await expect(page.getByRole('dialog', { name: 'Image detail' }).getByTestId('zoom-frame').locator('img[alt="tl-2009-06-01"]')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page).toHaveURL(/\/$/);
+  await expect(oldest).toBeInViewport();
+  await expect.poll(() => onScreen(page)).toEqual(before);
+});

@@ -101,7 +101,7 @@ describe('finding what is where', () => {
 
   it('keeps the reader in the same month when another month changes size', () => {
     const anchor = anchorAt(layout, january.top + 500)!;
-    expect(anchor).toEqual({ month: '2015-01', offset: 500, atTop: false });
+    expect(anchor).toEqual({ month: '2015-01', offset: 500, atTop: false, atBottom: false });
     const grown = buildLayout([bucket('2015-04', [[1, 40]]), bucket('2015-03', [[14, 12], [2, 3]]), bucket('2015-01', [[9, 350]])], wide);
     expect(resolveAnchor(grown, anchor)).toBe(grown.months[2]!.top + 500);
     // At the very top the reader stays at the top, where new photos appear.
@@ -109,5 +109,14 @@ describe('finding what is where', () => {
     // A month that is gone gives way to the next older one.
     const shrunk = buildLayout([bucket('2015-03', [[14, 12]]), bucket('2014-11', [[9, 3]])], wide);
     expect(resolveAnchor(shrunk, anchor)).toBe(shrunk.months[1]!.top);
+  });
+
+  it('keeps a reader at the end at the end, however the last months change size', () => {
+    const viewport = 800;
+    const end = anchorAt(layout, layout.height - viewport, viewport)!;
+    expect(end.atBottom).toBe(true);
+    expect(anchorAt(layout, layout.height - viewport - 50, viewport)!.atBottom).toBe(false);
+    const grown = buildLayout([bucket('2015-04', [[1, 40]]), bucket('2015-03', [[14, 12], [2, 3]]), bucket('2015-01', [[9, 900]])], wide);
+    expect(resolveAnchor(grown, end)).toBe(grown.height);
   });
 });

@@ -186,11 +186,17 @@ export function pagesToLoad(layout: TimelineLayout, top: number, viewport: numbe
 }
 
 /** A place in the timeline that survives a change of layout: a month and how far into it. */
-export type Anchor = { month: string; offset: number; atTop: boolean };
+/**
+ * `atBottom`: the reader was at the end (the oldest photos). Held there as sections change size, as
+ * `atTop` holds the top: a month and an offset would drift, since the end is where scrolling stops
+ * (the last months' estimated sizes, then their real ones, moved a reader coming back from a photo
+ * at the end one month up).
+ */
+export type Anchor = { month: string; offset: number; atTop: boolean; atBottom: boolean };
 
-export function anchorAt(layout: TimelineLayout, y: number): Anchor | null {
+export function anchorAt(layout: TimelineLayout, y: number, viewport = 0): Anchor | null {
   const month = layout.months[monthIndexAt(layout, y)];
-  return month ? { month: month.month, offset: y - month.top, atTop: y <= 0 } : null;
+  return month ? { month: month.month, offset: y - month.top, atTop: y <= 0, atBottom: viewport > 0 && y + viewport >= layout.height - 1 } : null;
 }
 
 /**
@@ -200,6 +206,8 @@ export function anchorAt(layout: TimelineLayout, y: number): Anchor | null {
  */
 export function resolveAnchor(layout: TimelineLayout, anchor: Anchor): number {
   if (anchor.atTop) return 0;
+  // The end: scrolling to it stops where the last photos are.
+  if (anchor.atBottom) return layout.height;
   const month = layout.months.find((candidate) => candidate.month === anchor.month);
   if (month) return month.top + Math.min(Math.max(0, anchor.offset), month.height - 1);
   // Months are newest first: the first one older than the anchor's takes its place.

@@ -65,7 +65,9 @@ export function Timeline({ timeline, loadedMonths, selected, onToggle, linkState
   const { jumpTo, store } = view;
   const layoutRef = useRef(layout);
   layoutRef.current = layout;
-  useEffect(() => () => saveTimelineAnchor(client, key, anchorAt(layoutRef.current, store.get())), [client, key, store]);
+  const viewportRef = useRef(viewport);
+  viewportRef.current = viewport;
+  useEffect(() => () => saveTimelineAnchor(client, key, anchorAt(layoutRef.current, store.get(), viewportRef.current)), [client, key, store]);
 
   const keyActions = useMemo(
     () => ({

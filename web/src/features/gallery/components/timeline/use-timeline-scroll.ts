@@ -42,6 +42,10 @@ export function useTimelineScroll(scrollerRef: RefObject<HTMLElement | null>, la
   const settings = useRef({ total, viewport, maxWindow });
   settings.current = { total, viewport, maxWindow };
 
+  // A reader brought back to the end (layout.ts, Anchor `atBottom`) stays at the end while the last
+  // months take their real sizes, until they scroll or jump themselves: a month and an offset read
+  // off the first, estimated layout put them a month too high.
+  const pinnedToEnd = useRef(initialTop > 0 && initialTop >= total);
   const [placement, setPlacement] = useState<Placement>(() => placeWindow(initialTop, total, viewport, maxWindow));
   const [store] = useState(() => createPositionStore(placement.base + (placement.scrollTop ?? 0)));
   /** The base the DOM shows now, and one requested but not yet on screen. */
@@ -124,10 +128,31 @@ export function useTimelineScroll(scrollerRef: RefObject<HTMLElement | null>, la
     if (previous === layout || !scroller) return;
     const current = shownBase.current + scroller.scrollTop;
     const anchor = anchorAt(previous, current);
-    const target = anchor ? resolveAnchor(layout, anchor) : 0;
+    const target = pinnedToEnd.current ? layout.height : anchor ? resolveAnchor(layout, anchor) : 0;
     // Also when the timeline got shorter than the window reaches.
     if (target !== current || shownBase.current + windowHeight(layout.height, maxWindow) > layout.height) jumpTo(target);
   }, [layout, scrollerRef, maxWindow, jumpTo]);
 
-  return { base: placement.base, windowHeight: windowHeight(total, maxWindow), renderTop, loadTop, store, jumpTo };
+  // Whatever the reader does in the scroller ends the pin (keys and the scrubber jump: jumpByReader).
+  useEffect(() => {
+    const scroller = scrollerRef.current;
+    if (!scroller) return;
+    const unpin = () => {
+      pinnedToEnd.current = false;
+    };
+    const kinds = ['wheel', 'touchstart', 'pointerdown', 'keydown'] as const;
+    for (const kind of kinds) scroller.addEventListener(kind, unpin, { passive: true });
+    return () => {
+      for (const kind of kinds) scroller.removeEventListener(kind, unpin);
+    };
+  }, [scrollerRef]);
+  const jumpByReader = useCallback(
+    (target: number) => {
+      pinnedToEnd.current = false;
+      jumpTo(target);
+    },
+    [jumpTo],
+  );
+
+  return { base: placement.base, windowHeight: windowHeight(total, maxWindow), renderTop, loadTop, store, jumpTo: jumpByReader };
 }
