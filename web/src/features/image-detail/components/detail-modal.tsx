@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import { CloseIcon } from '@/components/ui/icons';
+import { OverlayCloseButton } from '@/components/ui/overlay-close-button';
 
 type DetailModalProps = {
   /** The bar above the image: the breadcrumb. */
@@ -39,14 +39,7 @@ export function DetailModal({ bar, onClose, children }: DetailModalProps) {
       </h1>
       <div className="flex items-center justify-between gap-3 border-b border-white/10 px-4 py-2">
         {bar}
-        <button
-          type="button"
-          aria-label="Close"
-          onClick={onClose}
-          className="rounded-lg p-2 text-slate-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400"
-        >
-          <CloseIcon />
-        </button>
+        <OverlayCloseButton onClose={onClose} />
       </div>
       <div className="flex min-h-0 flex-1 flex-col overflow-y-auto lg:flex-row lg:overflow-hidden">{children}</div>
     </div>

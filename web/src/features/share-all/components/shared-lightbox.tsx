@@ -1,6 +1,6 @@
 import { useEffect, useRef, type PointerEvent } from 'react';
 import type { Image } from '@photo/contract';
-import { CloseIcon } from '@/components/ui/icons';
+import { OverlayCloseButton } from '@/components/ui/overlay-close-button';
 import { StepButton } from '@/components/ui/step-button';
 import { aspectRatioOf, Thumbnail } from '@/components/ui/thumbnail';
 
@@ -95,14 +95,7 @@ export function SharedLightbox({ images, index, onShow, onClose }: SharedLightbo
         <p className="text-sm text-slate-300 tabular-nums">
           {index + 1} / {count}
         </p>
-        <button
-          type="button"
-          aria-label="Close"
-          onClick={onClose}
-          className="rounded-lg p-2 text-slate-300 hover:bg-white/10 hover:text-white focus-visible:outline-2 focus-visible:outline-indigo-400"
-        >
-          <CloseIcon />
-        </button>
+        <OverlayCloseButton onClose={onClose} />
       </div>
       <div
         data-testid="lightbox-stage"
