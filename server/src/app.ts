@@ -181,7 +181,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const tagsRepository = new TagsRepository(database.db, config.hiddenTags);
   const likesRepository = new LikesRepository(database.db);
   // Photo URLs are bound to a viewer and checked on every request (media-access/); own signing key.
-  const imageUrls = new ImageUrls(new UrlSigner(secret, 'image-url-signing'));
+  const imageUrls = new ImageUrls(secret);
   // What pages show of each image, kept per image and caught up with the library version (image-cards/).
   const cards = new ImageCards(database.db, {
     rows: (ids) => imagesRepository.withMedia(ids),

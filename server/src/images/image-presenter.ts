@@ -1,6 +1,6 @@
 import type { Image } from '@photo/contract';
 import { isLinkViewer, maySeeLocation, type Viewer } from '../access/viewer.js';
-import { type ImageUrls, viewerTag } from '../media-access/image-urls.js';
+import { type ImageUrls, type UrlRequest, viewerTag } from '../media-access/image-urls.js';
 import type { Clock } from '../shared/clock.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
@@ -30,8 +30,9 @@ const MAX_CACHED_URLS = 200_000;
  */
 export class ImagePresenter {
   /**
-   * Signed URLs of the current expiry window, by viewer and image: signing is a good part of a
-   * page's cost. Keyed by viewer, then by image id (a number: no key text made per lookup).
+   * Signed URLs of the current expiry window, by viewer and image: a page reads its URLs from here
+   * (a lookup per image) and signs only those it does not find, all in one call (image-urls.ts).
+   * Keyed by viewer, then by image id (a number: no key text made per lookup).
    */
   private urls = new Map<string, Map<number, readonly [string | null, string | null]>>();
   private urlCount = 0;
@@ -123,6 +124,25 @@ export class ImagePresenter {
     version: number,
     make: (row: ImageWithMedia, card: CardFacts, parts: ViewerParts) => T,
   ): Promise<T[]> {
+    const urls = this.urlsOf(rows, viewer);
+    const viewerId = isLinkViewer(viewer) ? undefined : viewer.id;
+    const facts = await this.sources.cards.facts(
+      rows.map((row) => row.id),
+      version,
+    );
+    return rows.map((row, index) => {
+      const card = facts.get(row.id) ?? NO_FACTS;
+      return make(row, card, {
+        display: urls[index]?.[0] ?? null,
+        thumb: urls[index]?.[1] ?? null,
+        location: maySeeLocation(viewer, row),
+        liked: viewerId !== undefined && card.likers.includes(viewerId),
+      });
+    });
+  }
+
+  /** Each row's display and thumbnail URL for this viewer (null while that file is not made yet), by position. */
+  private urlsOf(rows: readonly ImageWithMedia[], viewer: Viewer): (readonly [string | null, string | null])[] {
     const expiresAt = this.urlWindow();
     if (expiresAt !== this.urlsExpireAt || this.urlCount > MAX_CACHED_URLS) {
       this.urls = new Map();
@@ -130,39 +150,27 @@ export class ImagePresenter {
       this.urlsExpireAt = expiresAt;
     }
     const tag = viewerTag(viewer);
-    const exp = expiresAt / 1000;
-    let viewerUrls = this.urls.get(tag);
-    if (!viewerUrls) this.urls.set(tag, (viewerUrls = new Map()));
-    const kept = viewerUrls;
-    const urlsOf = (row: ImageWithMedia) => {
-      let pair = kept.get(row.id);
-      if (pair === undefined) {
-        pair = [
-          row.display_key ? this.imageUrls.url(row.id, 'display', tag, exp) : null,
-          row.thumbnail_key ? this.imageUrls.url(row.id, 'thumb', tag, exp) : null,
-        ];
-        // Not kept while the image is still being processed: its keys are not there yet.
-        if (row.display_key && row.thumbnail_key) {
-          kept.set(row.id, pair);
-          this.urlCount += 1;
-        }
+    let kept = this.urls.get(tag);
+    if (!kept) this.urls.set(tag, (kept = new Map()));
+    const pairs: (readonly [string | null, string | null] | undefined)[] = rows.map((row) => kept.get(row.id));
+    const missing: UrlRequest[] = [];
+    rows.forEach((row, index) => {
+      if (pairs[index] !== undefined) return;
+      if (row.display_key) missing.push({ imageId: row.id, variant: 'display' });
+      if (row.thumbnail_key) missing.push({ imageId: row.id, variant: 'thumb' });
+    });
+    const signed = this.imageUrls.urls(missing, tag, expiresAt / 1000);
+    let at = 0;
+    return rows.map((row, index) => {
+      const known = pairs[index];
+      if (known !== undefined) return known;
+      const pair = [row.display_key ? (signed[at++] as string) : null, row.thumbnail_key ? (signed[at++] as string) : null] as const;
+      // Not kept while the image is still being processed: its keys are not there yet.
+      if (row.display_key && row.thumbnail_key) {
+        kept.set(row.id, pair);
+        this.urlCount += 1;
       }
       return pair;
-    };
-    const viewerId = isLinkViewer(viewer) ? undefined : viewer.id;
-    const facts = await this.sources.cards.facts(
-      rows.map((row) => row.id),
-      version,
-    );
-    return rows.map((row) => {
-      const card = facts.get(row.id) ?? NO_FACTS;
-      const [display, thumb] = urlsOf(row);
-      return make(row, card, {
-        display,
-        thumb,
-        location: maySeeLocation(viewer, row),
-        liked: viewerId !== undefined && card.likers.includes(viewerId),
-      });
     });
   }
 }
