@@ -88,6 +88,41 @@ describe.each(testDatabases)('a cached id list catching up (%s)', (kind) => {
     expect(list).toEqual(ids.filter((id) => id !== first && id !== second));
   });
 
+  it('reads nothing for a list after likes and tags (the list is the same), and catches up after a removal', async () => {
+    const database = await open(kind);
+    const { admin, ids } = await seed(database, 3);
+    let statements = 0;
+    const counted = database.db.withPlugin({
+      transformQuery: (args) => {
+        statements += 1;
+        return args.node;
+      },
+      transformResult: async (args) => args.result,
+    });
+    let version: LibraryVersion = await readLibraryVersion(database.db);
+    const lists = new VisibleIds(counted, new ImagesRepository(counted), async () => version);
+    const first = await lists.of(admin);
+    const [liked, removed] = ids as [number, number];
+
+    await database.db.transaction().execute((trx) => bumpLibraryVersion(trx, { touched: [liked], only: 'likes' }));
+    await database.db.transaction().execute((trx) => bumpLibraryVersion(trx, { touched: [liked], only: 'tags' }));
+    await database.db.transaction().execute((trx) => bumpLibraryVersion(trx, 'relabel'));
+    version = await readLibraryVersion(database.db);
+    expect(version.listVersion).toBeLessThan(version.version);
+    const before = statements;
+    const after = await lists.of(admin);
+    expect(statements, 'statements to bring the list up to a like, a tag and a relabel').toBe(before);
+    expect(after.version).toBe(version.version);
+    expect([...after.ids]).toEqual([...first.ids]);
+
+    await removeImage(database, removed);
+    version = await readLibraryVersion(database.db);
+    expect(version.listVersion).toBe(version.version);
+    const caughtUp = await lists.of(admin);
+    expect(statements).toBeGreaterThan(before);
+    expect([...caughtUp.ids]).toEqual([...first.ids].filter((id) => id !== removed));
+  });
+
   it('image cards drop just what was touched since, and every card when those touches were pruned meanwhile', async () => {
     const database = await open(kind);
     const { admin, ids } = await seed(database, 2);

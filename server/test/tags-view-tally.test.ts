@@ -54,7 +54,7 @@ describe('VisibleVocabulary with a tally', () => {
     } as unknown as TagsRepository;
     const vocabulary = new VisibleVocabulary({
       tags,
-      libraryVersion: async () => ({ version: state.version, resetVersion: 1 }),
+      libraryVersion: async () => ({ version: state.version, resetVersion: 1, listVersion: 1 }),
       scopeOf: () => 'user:7',
       viewOf: async () => {
         calls.viewOf += 1;

@@ -9,7 +9,7 @@ export type SessionAccountRow = Pick<UserRow, 'id' | 'role' | 'username' | 'emai
 /** Any fixed number: the advisory lock sign-ups take on PostgreSQL while deciding who is first. */
 const FIRST_ACCOUNT_LOCK = 7_340_001;
 
-type SessionRow = SessionAccountRow & { version: number | string; reset_version: number | string };
+type SessionRow = SessionAccountRow & { version: number | string; reset_version: number | string; list_version: number | string };
 
 /** Stands for the account id in the compiled session statement (no account has it). */
 const ANY_ID = -7_340_002;
@@ -36,7 +36,7 @@ export class UsersRepository {
       .selectFrom(['users', 'library_state'])
       .select([
         'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
-        'library_state.version', 'library_state.reset_version',
+        'library_state.version', 'library_state.reset_version', 'library_state.list_version',
       ])
       .where('users.id', '=', ANY_ID)
       .where('library_state.id', '=', 1)
@@ -45,8 +45,8 @@ export class UsersRepository {
     const { rows } = await this.db.executeQuery<SessionRow>({ ...statement, parameters: statement.parameters.map((value) => (value === ANY_ID ? id : value)) });
     const row = rows[0];
     if (!row) return undefined;
-    const { version, reset_version: resetVersion, ...account } = row;
-    return { account, libraryVersion: { version: Number(version), resetVersion: Number(resetVersion) } };
+    const { version, reset_version: resetVersion, list_version: listVersion, ...account } = row;
+    return { account, libraryVersion: { version: Number(version), resetVersion: Number(resetVersion), listVersion: Number(listVersion) } };
   }
 
   findByEmail(email: string, db: Kysely<DB> = this.db): Promise<UserRow | undefined> {

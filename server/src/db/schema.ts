@@ -136,6 +136,8 @@ export interface LibraryStateTable {
   reset_version: Generated<number>;
   /** The last version that changed what many images show (a tag renamed or merged): per-image caches start over. */
   relabel_version: Generated<number>;
+  /** The last version that changed which images are in anyone's list (migration 018): likes and tags leave it. */
+  list_version: Generated<number>;
 }
 
 /** An image whose card changed in place (a like, a tag) at a library version (image-cards/). */

@@ -5,6 +5,11 @@ export interface LibraryVersion {
   version: number;
   /** Readers whose copy is older than this must re-read everything; newer ones may catch up. */
   resetVersion: number;
+  /**
+   * The last version that changed which images are in anyone's list ('additions', removals, 'reset');
+   * an id list at least this new is right for `version` too (read-caches/visible-ids.ts).
+   */
+  listVersion: number;
 }
 
 /**
@@ -45,6 +50,7 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange):
       version: eb('version', '+', 1),
       ...(change === 'reset' ? { reset_version: eb('version', '+', 1) } : {}),
       ...(change === 'relabel' ? { relabel_version: eb('version', '+', 1) } : {}),
+      ...(changesLists(change) ? { list_version: eb('version', '+', 1) } : {}),
     }))
     .where('id', '=', 1)
     .returning('version')
@@ -61,6 +67,11 @@ export async function bumpLibraryVersion(db: Kysely<DB>, change: LibraryChange):
     }
   }
   return version;
+}
+
+/** Whether a change can move images into or out of someone's list (touches and relabels cannot). */
+function changesLists(change: LibraryChange): boolean {
+  return change === 'additions' || change === 'reset' || (typeof change === 'object' && 'removed' in change);
 }
 
 /** A reader must start over: what it would need to catch up with is no longer kept. */
@@ -114,8 +125,8 @@ async function pruneLog(
 export async function readLibraryVersion(db: Kysely<DB>): Promise<LibraryVersion> {
   const row = await db
     .selectFrom('library_state')
-    .select(['version', 'reset_version'])
+    .select(['version', 'reset_version', 'list_version'])
     .where('id', '=', 1)
     .executeTakeFirstOrThrow();
-  return { version: Number(row.version), resetVersion: Number(row.reset_version) };
+  return { version: Number(row.version), resetVersion: Number(row.reset_version), listVersion: Number(row.list_version) };
 }

@@ -54,7 +54,7 @@ export class VisibleIds {
 
   /** The list and the library version it belongs to. */
   async of(user: AuthUser): Promise<VisibleIdList> {
-    const { version, resetVersion } = await this.versionOf(user);
+    const { version, resetVersion, listVersion } = await this.versionOf(user);
     const whole = await this.seesWholeLibrary(user, resetVersion);
     const key = whole ? WHOLE_LIBRARY : visibilityScope(user);
     const cached = this.entries.get(key);
@@ -63,6 +63,14 @@ export class VisibleIds {
       this.entries.delete(key);
       this.entries.set(key, cached);
       return cached;
+    }
+    // Only likes, tags or relabels since the cached copy (most versions, under a crowd): the list is
+    // the same, filed under the new version; nothing read.
+    if (cached && cached.version < version && cached.version >= listVersion && cached.version >= resetVersion) {
+      const same = { ...cached, version };
+      this.entries.delete(key);
+      this.entries.set(key, same);
+      return same;
     }
     // Concurrent requests after a change share one rebuild. When only images were added since the
     // cached copy (uploads finishing), just those are read and merged in at their places.

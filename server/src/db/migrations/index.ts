@@ -17,6 +17,7 @@ import { fileNameSearch } from './014_file_name_search.js';
 import { touchKinds } from './015_touch_kinds.js';
 import { uploadLocks } from './016_upload_locks.js';
 import { touchRows } from './017_touch_rows.js';
+import { listVersion } from './018_list_version.js';
 
 export interface MigrationContext {
   dialect: DialectName;
@@ -49,5 +50,6 @@ export function allMigrations(dialect: DialectName): Record<string, Migration> {
     '015_touch_kinds': touchKinds(),
     '016_upload_locks': uploadLocks(),
     '017_touch_rows': touchRows(),
+    '018_list_version': listVersion(),
   };
 }
