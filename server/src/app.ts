@@ -43,6 +43,7 @@ import { TaskPool } from './image-processing/task-pool.js';
 import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
+import { VisibleImageFinder } from './read-caches/visible-image-finder.js';
 import { changesInView } from './read-caches/scope-changes.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
 import { ImageCards } from './image-cards/image-cards.js';
@@ -190,7 +191,9 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const presenter = new ImagePresenter(imageUrls, clock, { cards, versionOf: (viewer) => requestVersions.of(viewer) });
   const visibleIds = new VisibleIds(database.db, imagesRepository, libraryVersionOf);
-  const images = new ImagesService({ images: imagesRepository, visibleIds, presenter, processor, clock, trashDays: config.trashDays });
+  // Detail, like, tag, "I'm in this photo": the image found from the id lists and cards above.
+  const visibleImages = new VisibleImageFinder({ visibleIds, cards, images: imagesRepository });
+  const images = new ImagesService({ images: imagesRepository, visibleIds, visible: visibleImages, presenter, processor, clock, trashDays: config.trashDays });
   const timeline = new TimelineService({ images: imagesRepository, visibleIds, presenter });
   const trash = new TrashService({
     trash: new TrashRepository(database.db), images: imagesRepository, presenter, urls: imageUrls, processor, trashDays: config.trashDays,
@@ -205,11 +208,11 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
-    tags: tagsRepository, changes: tagChanges, images: imagesRepository, presenter, clock,
+    tags: tagsRepository, changes: tagChanges, images: imagesRepository, visible: visibleImages, presenter, clock,
     libraryVersion: libraryVersionOf, vocabulary: tagVocabulary,
   });
-  const likes = new LikesService({ likes: likesRepository, images: imagesRepository, presenter, clock });
-  const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, presenter, clock });
+  const likes = new LikesService({ likes: likesRepository, images: imagesRepository, visible: visibleImages, presenter, clock });
+  const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, visible: visibleImages, presenter, clock });
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage, tagsRepository);
   const profileImages = new ProfileImageService({ users, storage, pool: imagePool, decoder: imageDecoder, clock, tempDir: config.tempDir });
   const templatesRepository = new TemplatesRepository(database.db);

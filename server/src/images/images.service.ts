@@ -7,6 +7,7 @@ import type { ImagePresenter } from './image-presenter.js';
 import type { ImagesRepository } from './images.repository.js';
 import type { MediaProcessor } from '../image-processing/media-processor.js';
 import { MAX_UNPAGED_IMAGES } from './limits.js';
+import type { VisibleImageSource } from './visible-image.js';
 import { PageCache } from '../read-caches/page-cache.js';
 import type { VisibleIdList, VisibleIds } from '../read-caches/visible-ids.js';
 
@@ -23,6 +24,8 @@ export class ImagesService {
     private readonly deps: {
       images: ImagesRepository;
       visibleIds: VisibleIds;
+      /** One image a person may see, from the read caches (read-caches/visible-image-finder.ts). */
+      visible: VisibleImageSource;
       presenter: ImagePresenter;
       /** Removes the files of media no image uses any more (and must not race their processing). */
       processor: Pick<MediaProcessor, 'removeDeleted'>;
@@ -63,7 +66,7 @@ export class ImagesService {
 
   async one(user: AuthUser, id: string): Promise<Image> {
     const numeric = parseId(id);
-    const row = numeric === undefined ? undefined : await this.deps.images.findVisible(user, numeric);
+    const row = numeric === undefined ? undefined : await this.deps.visible.findVisible(user, numeric);
     if (!row) throw notFound('Image not found');
     const [image] = await this.deps.presenter.present([row], user);
     if (!image) throw notFound('Image not found');
@@ -73,7 +76,7 @@ export class ImagesService {
   /** Previous and next for the detail view, without the whole list (404 for an invisible image). */
   async neighbours(user: AuthUser, id: string): Promise<{ previous: string | null; next: string | null }> {
     const numeric = parseId(id);
-    const row = numeric === undefined ? undefined : await this.deps.images.findVisible(user, numeric);
+    const row = numeric === undefined ? undefined : await this.deps.visible.findVisible(user, numeric);
     if (!row) throw notFound('Image not found');
     const [previous, next] = await Promise.all([
       this.deps.images.neighbour(user, row, 'newer'),

@@ -7,8 +7,11 @@ export function parseImageId(id: string): number | undefined {
   return /^\d{1,15}$/.test(id) ? Number(id) : undefined;
 }
 
+/** Where one image a person may see is found: the read caches (read-caches/visible-image-finder.ts) or the database. */
+export type VisibleImageSource = Pick<ImagesRepository, 'findVisible'>;
+
 /** One ready image the person may see, or a 404 naming the id (DECISIONS §3: never a 403). */
-export async function requireVisibleImage(images: ImagesRepository, user: AuthUser, id: string): Promise<ImageWithMedia> {
+export async function requireVisibleImage(images: VisibleImageSource, user: AuthUser, id: string): Promise<ImageWithMedia> {
   const numeric = parseImageId(id);
   const row = numeric === undefined ? undefined : await images.findVisible(user, numeric);
   if (!row) throw notFound(`Image ${id} was not found.`);

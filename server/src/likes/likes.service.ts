@@ -2,7 +2,7 @@ import type { Image } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
-import { requireVisibleImage, stillVisible } from '../images/visible-image.js';
+import { requireVisibleImage, stillVisible, type VisibleImageSource } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { LikesRepository } from './likes.repository.js';
 
@@ -12,12 +12,12 @@ export const MAX_LIKED_IMAGES = 1000;
 /** Likes per person (DECISIONS §3) on any image the person may see; others answer 404. */
 export class LikesService {
   constructor(
-    private readonly deps: { likes: LikesRepository; images: ImagesRepository; presenter: ImagePresenter; clock: Clock },
+    private readonly deps: { likes: LikesRepository; images: ImagesRepository; visible: VisibleImageSource; presenter: ImagePresenter; clock: Clock },
   ) {}
 
   /** Sets (not toggles) the like, so a repeated request changes nothing; answers the presented image too. */
   async like(user: AuthUser, imageId: string, liked: boolean) {
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     const state = await this.deps.likes.set(row.id, user.id, liked, isoNow(this.deps.clock));
     // Presented as of the like itself: the request's own version predates it (image-cards/).
     const [image] = await this.deps.presenter.present([row], user, { atLeast: state.version });
@@ -25,7 +25,7 @@ export class LikesService {
   }
 
   async status(user: AuthUser, imageId: string): Promise<{ liked: boolean; likeCount: number }> {
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     const facts = (await this.deps.likes.factsOf([row.id], user.id)).get(row.id);
     return { liked: facts?.liked ?? false, likeCount: facts?.likes ?? 0 };
   }

@@ -1,7 +1,7 @@
 import type { AuthUser } from '../auth/auth-user.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
-import { requireVisibleImage, stillVisible } from '../images/visible-image.js';
+import { requireVisibleImage, stillVisible, type VisibleImageSource } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { PresenceRepository } from './presence.repository.js';
 
@@ -11,22 +11,22 @@ export const MAX_PRESENCE_LIST = 1000;
 /** "I'm in this photo!" on any image the person may see (DECISIONS §3); others answer 404. */
 export class PresenceService {
   constructor(
-    private readonly deps: { presence: PresenceRepository; images: ImagesRepository; presenter: ImagePresenter; clock: Clock },
+    private readonly deps: { presence: PresenceRepository; images: ImagesRepository; visible: VisibleImageSource; presenter: ImagePresenter; clock: Clock },
   ) {}
 
   async mark(user: AuthUser, imageId: string): Promise<{ message: string }> {
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     await this.deps.presence.mark(row.id, user.id, isoNow(this.deps.clock));
     return { message: "You're marked in this photo." };
   }
 
   async isIn(user: AuthUser, imageId: string): Promise<{ isUserInPhoto: boolean }> {
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     return { isUserInPhoto: await this.deps.presence.isMarked(row.id, user.id) };
   }
 
   async namesIn(user: AuthUser, imageId: string): Promise<string[]> {
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     return this.deps.presence.namesIn(row.id, MAX_PRESENCE_LIST);
   }
 

@@ -5,7 +5,7 @@ import type { ImagePresenter } from '../images/image-presenter.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 import { PageCache } from '../read-caches/page-cache.js';
 import type { ImagesRepository } from '../images/images.repository.js';
-import { requireVisibleImage, requireVisibleImages, stillVisible } from '../images/visible-image.js';
+import { requireVisibleImage, requireVisibleImages, stillVisible, type VisibleImageSource } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import { normalizeTag, normalizeTags, tagToStore, tagsToStore } from './tag-text.js';
 import type { TagChangesRepository } from './tag-changes.repository.js';
@@ -35,6 +35,8 @@ export class TagsService {
       tags: TagsRepository;
       changes: TagChangesRepository;
       images: ImagesRepository;
+      /** One image a person may see, from the read caches (read-caches/visible-image-finder.ts). */
+      visible: VisibleImageSource;
       presenter: ImagePresenter;
       clock: Clock;
       /** The library version this person's request is checked against (read-caches/request-versions.ts). */
@@ -74,7 +76,7 @@ export class TagsService {
   /** The image-detail input: one tag; answers the image's tags afterwards. */
   async addOne(user: AuthUser, imageId: string, tag: string): Promise<{ tags: string[] }> {
     const name = tagToStore(tag);
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     await this.deps.changes.add({ imageIds: [row.id], names: [name], userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
     return { tags: (await this.deps.tags.labelsOf([row.id])).get(row.id)?.tags ?? [] };
   }
@@ -84,7 +86,7 @@ export class TagsService {
    * uploader, or an admin; anyone else gets a 404 (a 403 would sign them out in the spec's client).
    */
   async remove(user: AuthUser, imageId: string, tagNames: readonly string[]): Promise<{ message: string }> {
-    const row = await requireVisibleImage(this.deps.images, user, imageId);
+    const row = await requireVisibleImage(this.deps.visible, user, imageId);
     const names = normalizeTags(tagNames);
     const tags = await this.deps.tags.byNames(names);
     const taggers = await this.deps.tags.taggersOn(row.id, tags.map((tag) => tag.id));
