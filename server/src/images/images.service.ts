@@ -18,7 +18,7 @@ export interface GridPage {
 
 /** Viewing, listing and deleting images, always as seen by one person (DECISIONS §3). */
 export class ImagesService {
-  private readonly pages = new PageCache(500);
+  private readonly pages = new PageCache(500, { admitSecondAsk: true });
 
   constructor(
     private readonly deps: {

@@ -18,7 +18,7 @@ export class TimelineService {
    * changed, and a version bump that added nothing (a like, a tag) keeps the same array.
    */
   private readonly monthsByKeys = new WeakMap<Float64Array, string>();
-  private readonly pages = new PageCache(300);
+  private readonly pages = new PageCache(300, { admitSecondAsk: true });
 
   constructor(
     private readonly deps: { images: ImagesRepository; visibleIds: VisibleIds; presenter: ImagePresenter },
