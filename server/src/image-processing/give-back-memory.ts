@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks';
+import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
 import { collectGarbage } from '../shared/collect-garbage.js';
 
@@ -13,16 +13,17 @@ const MIN_INTERVAL_MS = 1000;
 const EXTERNAL_GROWTH_BYTES = 8 * 1024 * 1024;
 
 /**
- * The event loop was at least this busy since the last collection asked for: people are being
- * served. A forced collection is a full, non-incremental one — 40–60 ms of the main thread on the
- * heap a crowd keeps (issue 13's soak, every 4 s while its small uploads were processed), a pause
- * every waiting request pays — while under such load V8 collects often by itself, incrementally.
- * So while the loop is that busy, the collection comes at most every BUSY_INTERVAL_MS: left out
- * entirely, the crowd's heap grew to ~850 MB in the 60 s soak (~550 MB with one every 4 s). The one
- * when image work pauses still comes.
+ * The event loop was at least this busy since the last look: people are being served. A forced
+ * collection is a full, non-incremental one — 60–90 ms of the main thread on the heap a crowd
+ * keeps (issue 13's soak, `--trace-gc`: "testing; GC in old space requested", the longest pauses
+ * of the run by far; V8's own full collections there paused 4–13 ms, their marking done
+ * incrementally) — a pause every waiting request pays. So while the loop is that busy no
+ * collection is asked for, and the one when image work pauses waits until the loop is quiet too.
+ * It once came every 20 s under a crowd (decision 0020): left out, the crowd's heap grew to ~850 MB,
+ * most of it the gallery pages kept then; since pages are kept only when asked for twice (decision
+ * 0028), V8's own collections hold the soak's server at ~250 MB (decision 0029).
  */
 const BUSY_LOOP = 0.75;
-const BUSY_INTERVAL_MS = 20_000;
 
 /** Once image work pauses this long, one last collection gives back what the last images left. */
 const QUIET_MS = 2000;
@@ -34,8 +35,6 @@ let externalBaseline = 0;
 let baselinePending = false;
 /** The event loop's busy time at the last collection asked for (or passed over because the loop was busy). */
 let loopAtLast = performance.eventLoopUtilization();
-/** When a collection was last asked for (the process's start counts as one: it begins with a small heap). */
-let collectedAt = performance.now();
 
 /**
  * Called as each image's derived files are stored: asks V8 for a full collection — at most once a
@@ -48,7 +47,7 @@ let collectedAt = performance.now();
  * (collect-garbage.ts). `minIntervalMs`: with the decoder process, whose pixels never enter the
  * server, once every 4 s keeps the same peak for less of the server's CPU (decoder-process.ts,
  * COLLECTION_INTERVAL_MS).
- * Less often while the event loop is busy serving (BUSY_LOOP).
+ * None while the event loop is busy serving (BUSY_LOOP).
  */
 export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minIntervalMs?: number } = {}): void {
   const external = getHeapStatistics().external_memory;
@@ -58,10 +57,21 @@ export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minInterva
   }
   externalBaseline = Math.min(externalBaseline, external);
   clearTimeout(trailing);
-  trailing = setTimeout(collect, QUIET_MS).unref();
+  const armedAt = performance.eventLoopUtilization();
+  trailing = setTimeout(() => collectWhenQuiet(armedAt), QUIET_MS).unref();
   if (performance.now() - lastAt < minIntervalMs || external - externalBaseline < EXTERNAL_GROWTH_BYTES) return;
-  if (loopWasBusy() && performance.now() - collectedAt < BUSY_INTERVAL_MS) {
+  if (loopWasBusy()) {
     lastAt = performance.now();
+    return;
+  }
+  collect();
+}
+
+/** The collection once image work has paused, put off while the loop was busy serving since `since`. */
+function collectWhenQuiet(since: EventLoopUtilization): void {
+  const now = performance.eventLoopUtilization();
+  if (performance.eventLoopUtilization(now, since).utilization >= BUSY_LOOP) {
+    trailing = setTimeout(() => collectWhenQuiet(now), QUIET_MS).unref();
     return;
   }
   collect();
@@ -78,7 +88,6 @@ function loopWasBusy(): boolean {
 function collect(): void {
   clearTimeout(trailing);
   lastAt = performance.now();
-  collectedAt = lastAt;
   loopAtLast = performance.eventLoopUtilization();
   baselinePending = true;
   collectGarbage();
