@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { keepOn, keptValue } from '../shared/kept-on.js';
 
 /**
  * How long one turn of the event loop may spend starting requests while connections are waiting
@@ -140,16 +141,18 @@ function startFirst(queue: (() => void)[], count: number): void {
   }
 }
 
+/** Marks a connection that has had a request (on the socket: shared/kept-on.ts says why not a WeakSet). */
+const SERVED = Symbol('served a request');
+
 /** Registers the turns as the first onRequest hook: call before any other hook. */
 export function takeTurns(app: FastifyInstance): RequestTurns {
   const turns = new RequestTurns();
-  const served = new WeakSet<object>();
   app.server.on('connection', () => turns.connectionTaken());
   // Callback style: it runs on every request.
   app.addHook('onRequest', (request, _reply, done) => {
     const socket = request.raw.socket;
-    const fresh = !served.has(socket);
-    if (fresh) served.add(socket);
+    const fresh = keptValue<true>(socket, SERVED) === undefined;
+    if (fresh) keepOn(socket, SERVED, true);
     turns.enter(done, fresh);
   });
   return turns;

@@ -1,6 +1,7 @@
 import type { ImageWithMedia } from '../images/images.repository.js';
 import { keyToIso } from '../timeline/taken-key.js';
-import type { CardFacts } from './image-cards.js';
+import { type CardFacts, NO_FACTS } from './image-cards.js';
+import { keptOn } from '../shared/kept-on.js';
 
 /**
  * An image as the contract's JSON text (`image`, keys in the schema's order), joined from pieces
@@ -34,51 +35,66 @@ interface RowParts {
   tail: string;
 }
 
-const rowParts = new WeakMap<ImageWithMedia, RowParts>();
+/** Kept on each row and facts object (shared/kept-on.ts: not in WeakMaps, which slowed every full collection). */
+const ROW_PARTS = Symbol('JSON pieces of the row');
 /** `,"tags":…,"allTags":…,"customTags":…,"likes":…,"liked":` */
-const factParts = new WeakMap<CardFacts, string>();
+const FACTS_PART = Symbol('JSON piece of the facts');
 
 const text = JSON.stringify;
 
 function partsOf(row: ImageWithMedia): RowParts {
-  let parts = rowParts.get(row);
-  if (parts === undefined) {
-    // Joined, not templated: templates leave trees of string pieces, ~4× the flat text, and these are kept.
-    parts = {
-      head: ['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join(''),
-      middle: [
-        ',"placeholder":', text(row.placeholder), ',"width":', text(row.media_width), ',"height":', text(row.media_height),
-        ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
-        ',"camera":', text(row.camera), ',"gps":',
-      ].join(''),
-      gps:
-        row.gps_latitude !== null && row.gps_longitude !== null
-          ? ['{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')
-          : 'null',
-      tail: [',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join(''),
-    };
-    rowParts.set(row, parts);
-  }
-  return parts;
+  return keptOn(row, ROW_PARTS, makeRowParts);
 }
+
+function makeRowParts(row: ImageWithMedia): RowParts {
+  // Joined, not templated: templates leave trees of string pieces, ~4× the flat text, and these are kept.
+  return {
+    head: ['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join(''),
+    middle: [
+      ',"placeholder":', text(row.placeholder), ',"width":', text(row.media_width), ',"height":', text(row.media_height),
+      ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
+      ',"camera":', text(row.camera), ',"gps":',
+    ].join(''),
+    gps:
+      row.gps_latitude !== null && row.gps_longitude !== null
+        ? ['{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')
+        : 'null',
+    tail: [',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join(''),
+  };
+}
+
+function makeFactsPart(facts: CardFacts): string {
+  const tags = text(facts.tags);
+  return [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
+}
+
+/** The facts of images nobody tagged or liked are one frozen object: its piece is made once. */
+const NO_FACTS_PART = makeFactsPart(NO_FACTS);
 
 function factsPart(facts: CardFacts): string {
-  let part = factParts.get(facts);
-  if (part === undefined) {
-    const tags = text(facts.tags);
-    part = [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
-    factParts.set(facts, part);
-  }
-  return part;
+  return facts === NO_FACTS ? NO_FACTS_PART : keptOn(facts, FACTS_PART, makeFactsPart);
 }
 
-const url = (value: string | null) => (value === null ? 'null' : `"${value}"`);
+/**
+ * Appends the pieces of one image's JSON text for one viewer to `out`, which the caller joins once
+ * for the whole answer (a page's 50 images, a search's 500): no string is made per image, and the
+ * join copies each piece once (joining per image first made a tree of pieces per image, which
+ * joining the answer then walked).
+ */
+export function appendCardJson(out: string[], row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): void {
+  const parts = partsOf(row);
+  out.push(parts.head);
+  if (viewer.display === null) out.push('null');
+  else out.push('"', viewer.display, '"');
+  out.push(',"thumbnailURL":');
+  if (viewer.thumb === null) out.push('null');
+  else out.push('"', viewer.thumb, '"');
+  out.push(parts.middle, viewer.location ? parts.gps : 'null', factsPart(facts), viewer.liked ? 'true' : 'false', parts.tail);
+}
 
 /** One image's JSON text for one viewer. */
 export function cardJson(row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): string {
-  const parts = partsOf(row);
-  return (
-    parts.head + url(viewer.display) + ',"thumbnailURL":' + url(viewer.thumb) + parts.middle + (viewer.location ? parts.gps : 'null') +
-    factsPart(facts) + (viewer.liked ? 'true' : 'false') + parts.tail
-  );
+  const out: string[] = [];
+  appendCardJson(out, row, facts, viewer);
+  return out.join('');
 }

@@ -55,12 +55,12 @@ export class ImageCards {
       fetch: async (missing) => new Map((await this.sources.rows(missing)).map((row) => [row.id, row])),
       keeps: (row) => row.ready === 1 && row.trashed_at === null,
     });
-    return ids.flatMap((id) => found.get(id) ?? []);
+    return found.length === ids.length && !found.includes(undefined) ? (found as ImageWithMedia[]) : found.filter((row) => row !== undefined);
   }
 
-  /** Tags and likers of each image, at least as new as `version`. */
-  async facts(ids: readonly number[], version: number): Promise<Map<number, CardFacts>> {
-    return this.read(this.factCards, ids, version, {
+  /** Tags and likers of each image, in the order of `ids`, at least as new as `version`. */
+  async facts(ids: readonly number[], version: number): Promise<CardFacts[]> {
+    const found = await this.read(this.factCards, ids, version, {
       fetch: async (missing) => {
         const [labels, likers] = await Promise.all([this.sources.labels(missing), this.sources.likers(missing)]);
         return new Map(
@@ -73,6 +73,7 @@ export class ImageCards {
       },
       keeps: () => true,
     });
+    return found.map((facts) => facts ?? NO_FACTS);
   }
 
   /**
@@ -85,22 +86,26 @@ export class ImageCards {
     ids: readonly number[],
     version: number,
     source: { fetch: (missing: number[]) => Promise<Map<number, T>>; keeps: (card: T) => boolean },
-  ): Promise<Map<number, T>> {
-    await this.catchUp(version);
+  ): Promise<(T | undefined)[]> {
+    if (this.caughtUp < version) await this.catchUp(version);
     const generation = this.generation;
-    const found = new Map<number, T>();
-    const missing = new Set<number>();
-    for (const id of ids) {
-      const card = kept.get(id);
-      if (card === undefined) missing.add(id);
-      else found.set(id, card);
+    // An array in the order of `ids` (a page reads 50 cards: no map made per read).
+    const found: (T | undefined)[] = new Array<T | undefined>(ids.length);
+    let missing: number[] | undefined;
+    for (let i = 0; i < ids.length; i += 1) {
+      const card = kept.get(ids[i] as number);
+      if (card === undefined) (missing ??= []).push(ids[i] as number);
+      else found[i] = card;
     }
-    if (missing.size === 0) return found;
-    const fetched = await source.fetch([...missing]);
+    if (missing === undefined) return found;
+    const fetched = await source.fetch([...new Set(missing)]);
     const keep = generation === this.generation;
-    for (const [id, card] of fetched) {
-      found.set(id, card);
-      if (keep && source.keeps(card)) kept.set(id, card);
+    for (let i = 0; i < ids.length; i += 1) {
+      if (found[i] !== undefined) continue;
+      const card = fetched.get(ids[i] as number);
+      if (card === undefined) continue;
+      found[i] = card;
+      if (keep && source.keeps(card)) kept.set(ids[i] as number, card);
     }
     // The oldest go first (kept in insertion order: moving each hit to the end cost more than the misses it saved).
     while (kept.size > this.max) kept.delete(kept.keys().next().value as number);

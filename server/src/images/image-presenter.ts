@@ -2,14 +2,17 @@ import type { Image } from '@photo/contract';
 import { isLinkViewer, maySeeLocation, type Viewer } from '../access/viewer.js';
 import { type ImageUrls, type UrlRequest, viewerTag } from '../media-access/image-urls.js';
 import type { Clock } from '../shared/clock.js';
+import { keptOn } from '../shared/kept-on.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, type ImageCards, NO_FACTS } from '../image-cards/image-cards.js';
-import { cardJson, type ViewerParts } from '../image-cards/card-json.js';
+import { appendCardJson, type ViewerParts } from '../image-cards/card-json.js';
 import type { ImageWithMedia } from './images.repository.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 
 export type { Viewer } from '../access/viewer.js';
+
+const SORTED_AT = Symbol('sortedAt text');
 
 /**
  * Where presenting reads images from: their cards (image-cards/: rows, tags, likers; kept per
@@ -37,8 +40,6 @@ export class ImagePresenter {
   private urls = new Map<string, Map<number, readonly [string | null, string | null]>>();
   private urlCount = 0;
   private urlsExpireAt = 0;
-  /** `sortedAt` of each kept row (image-cards/ keeps rows): formatting a date is a good part of presenting one. */
-  private readonly sortedAt = new WeakMap<ImageWithMedia, string>();
 
   constructor(
     private readonly imageUrls: ImageUrls,
@@ -68,13 +69,9 @@ export class ImagePresenter {
     return this.presentAt(rows, viewer, Math.max(version, options.atLeast ?? 0));
   }
 
+  /** `sortedAt` of a row, kept on it (image-cards/ keeps rows; shared/kept-on.ts): formatting a date is a good part of presenting one. */
   private sortedAtOf(row: ImageWithMedia): string {
-    let text = this.sortedAt.get(row);
-    if (text === undefined) {
-      text = keyToIso(row.taken_key);
-      this.sortedAt.set(row, text);
-    }
-    return text;
+    return keptOn(row, SORTED_AT, (kept) => keyToIso(kept.taken_key));
   }
 
   private async presentAt(rows: readonly ImageWithMedia[], viewer: Viewer, version: number): Promise<Image[]> {
@@ -108,13 +105,23 @@ export class ImagePresenter {
    * The same images as `presentIds`, as the JSON text of an array (image-cards/card-json.ts: joined
    * from pieces kept with the cards, no objects made and no zod check per image — the text is the
    * one the contract's serializer would write). `around`: the text of the answer before and after
-   * the array, so the whole answer is made as one flat string (joinAround).
+   * the array; the whole answer is joined once from the pieces of every image, so it is one flat
+   * string (a template around a joined array is a tree of pieces that sending flattens again).
    */
   async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<string> {
-    if (ids.length === 0) return joinAround([], around);
-    const { version } = await this.sources.versionOf(viewer);
-    const rows = await this.sources.cards.rows(ids, version);
-    return joinAround(await this.eachRow(rows, viewer, version, cardJson), around);
+    const out = [around.before, '['];
+    if (ids.length > 0) {
+      const { version } = await this.sources.versionOf(viewer);
+      const rows = await this.sources.cards.rows(ids, version);
+      let first = true;
+      await this.eachRow(rows, viewer, version, (row, card, parts) => {
+        if (!first) out.push(',');
+        first = false;
+        appendCardJson(out, row, card, parts);
+      });
+    }
+    out.push(']', around.after);
+    return out.join('');
   }
 
   /** Calls `make` with each row, its facts and what this viewer gets of it (URLs, location, liked). */
@@ -131,7 +138,7 @@ export class ImagePresenter {
       version,
     );
     return rows.map((row, index) => {
-      const card = facts.get(row.id) ?? NO_FACTS;
+      const card = facts[index] ?? NO_FACTS;
       return make(row, card, {
         display: urls[index]?.[0] ?? null,
         thumb: urls[index]?.[1] ?? null,
@@ -176,15 +183,3 @@ export class ImagePresenter {
 }
 
 const NOTHING_AROUND = { before: '', after: '' };
-
-/**
- * `before[item,item,…]after` as one flat string, made in one copy: a template around a joined array
- * is a tree of pieces that sending flattens again (Fastify's byte count), a second copy of every
- * page and search answer (~15% of what the server allocated under issue 13's soak).
- */
-function joinAround(items: string[], { before, after }: { before: string; after: string }): string {
-  if (items.length === 0) return [before, '[]', after].join('');
-  items[0] = `${before}[${items[0]}`;
-  items[items.length - 1] = `${items[items.length - 1]}]${after}`;
-  return items.join(',');
-}

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 import { type LibraryVersion, readLibraryVersion } from './library-version.js';
+import { keepOn, keptValue } from '../shared/kept-on.js';
+
+const REQUEST_VERSION = Symbol('library version of the request');
 
 /**
  * The library version a request's cached reads are checked against (decision 0011). Checking the
@@ -19,13 +22,11 @@ import { type LibraryVersion, readLibraryVersion } from './library-version.js';
  * version here and reads it.
  */
 export class RequestVersions {
-  private readonly seen = new WeakMap<object, LibraryVersion>();
-
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** The version read together with this person's account, for the request it authenticated. */
+  /** The version read together with this person's account, for the request it authenticated (kept on it: shared/kept-on.ts). */
   remember(user: AuthUser, version: LibraryVersion): void {
-    this.seen.set(user, version);
+    keepOn(user, REQUEST_VERSION, version);
   }
 
   /**
@@ -33,6 +34,6 @@ export class RequestVersions {
    * account (or `user` is not a request's AuthUser: a share-link page, a background job).
    */
   async of(user: object): Promise<LibraryVersion> {
-    return this.seen.get(user) ?? readLibraryVersion(this.db);
+    return keptValue<LibraryVersion>(user, REQUEST_VERSION) ?? readLibraryVersion(this.db);
   }
 }
