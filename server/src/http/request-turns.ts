@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { keepOn, keptValue } from '../shared/kept-on.js';
+import { keepOn, type Kept } from '../shared/kept-on.js';
 
 /**
  * How long one turn of the event loop may spend starting requests while connections are waiting
@@ -142,7 +142,7 @@ function startFirst(queue: (() => void)[], count: number): void {
 }
 
 /** Marks a connection that has had a request (on the socket: shared/kept-on.ts says why not a WeakSet). */
-const SERVED = Symbol('served a request');
+const SERVED: unique symbol = Symbol('served a request');
 
 /** Registers the turns as the first onRequest hook: call before any other hook. */
 export function takeTurns(app: FastifyInstance): RequestTurns {
@@ -151,7 +151,7 @@ export function takeTurns(app: FastifyInstance): RequestTurns {
   // Callback style: it runs on every request.
   app.addHook('onRequest', (request, _reply, done) => {
     const socket = request.raw.socket;
-    const fresh = keptValue<true>(socket, SERVED) === undefined;
+    const fresh = (socket as Kept<typeof socket, typeof SERVED, true>)[SERVED] === undefined;
     if (fresh) keepOn(socket, SERVED, true);
     turns.enter(done, fresh);
   });

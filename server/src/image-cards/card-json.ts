@@ -1,7 +1,7 @@
 import type { ImageWithMedia } from '../images/images.repository.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, NO_FACTS } from './image-cards.js';
-import { keptOn } from '../shared/kept-on.js';
+import { keepOn, type Kept } from '../shared/kept-on.js';
 
 /**
  * An image as the contract's JSON text (`image`, keys in the schema's order), joined from pieces
@@ -36,14 +36,14 @@ interface RowParts {
 }
 
 /** Kept on each row and facts object (shared/kept-on.ts: not in WeakMaps, which slowed every full collection). */
-const ROW_PARTS = Symbol('JSON pieces of the row');
+const ROW_PARTS: unique symbol = Symbol('JSON pieces of the row');
 /** `,"tags":…,"allTags":…,"customTags":…,"likes":…,"liked":` */
-const FACTS_PART = Symbol('JSON piece of the facts');
+const FACTS_PART: unique symbol = Symbol('JSON piece of the facts');
 
 const text = JSON.stringify;
 
 function partsOf(row: ImageWithMedia): RowParts {
-  return keptOn(row, ROW_PARTS, makeRowParts);
+  return (row as Kept<ImageWithMedia, typeof ROW_PARTS, RowParts>)[ROW_PARTS] ?? keepOn(row, ROW_PARTS, makeRowParts(row));
 }
 
 function makeRowParts(row: ImageWithMedia): RowParts {
@@ -72,7 +72,8 @@ function makeFactsPart(facts: CardFacts): string {
 const NO_FACTS_PART = makeFactsPart(NO_FACTS);
 
 function factsPart(facts: CardFacts): string {
-  return facts === NO_FACTS ? NO_FACTS_PART : keptOn(facts, FACTS_PART, makeFactsPart);
+  if (facts === NO_FACTS) return NO_FACTS_PART;
+  return (facts as Kept<CardFacts, typeof FACTS_PART, string>)[FACTS_PART] ?? keepOn(facts, FACTS_PART, makeFactsPart(facts));
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Image } from '@photo/contract';
 import { isLinkViewer, maySeeLocation, type Viewer } from '../access/viewer.js';
 import { type ImageUrls, type UrlRequest, viewerTag } from '../media-access/image-urls.js';
 import type { Clock } from '../shared/clock.js';
-import { keptOn } from '../shared/kept-on.js';
+import { keepOn, type Kept } from '../shared/kept-on.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, type ImageCards, NO_FACTS } from '../image-cards/image-cards.js';
@@ -12,7 +12,7 @@ import type { LibraryVersion } from '../read-caches/library-version.js';
 
 export type { Viewer } from '../access/viewer.js';
 
-const SORTED_AT = Symbol('sortedAt text');
+const SORTED_AT: unique symbol = Symbol('sortedAt text');
 
 /**
  * Where presenting reads images from: their cards (image-cards/: rows, tags, likers; kept per
@@ -71,7 +71,7 @@ export class ImagePresenter {
 
   /** `sortedAt` of a row, kept on it (image-cards/ keeps rows; shared/kept-on.ts): formatting a date is a good part of presenting one. */
   private sortedAtOf(row: ImageWithMedia): string {
-    return keptOn(row, SORTED_AT, (kept) => keyToIso(kept.taken_key));
+    return (row as Kept<ImageWithMedia, typeof SORTED_AT, string>)[SORTED_AT] ?? keepOn(row, SORTED_AT, keyToIso(row.taken_key));
   }
 
   private async presentAt(rows: readonly ImageWithMedia[], viewer: Viewer, version: number): Promise<Image[]> {

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
 import { type LibraryVersion, readLibraryVersion } from './library-version.js';
-import { keepOn, keptValue } from '../shared/kept-on.js';
+import { keepOn, type Kept } from '../shared/kept-on.js';
 
-const REQUEST_VERSION = Symbol('library version of the request');
+const REQUEST_VERSION: unique symbol = Symbol('library version of the request');
 
 /**
  * The library version a request's cached reads are checked against (decision 0011). Checking the
@@ -34,6 +34,6 @@ export class RequestVersions {
    * account (or `user` is not a request's AuthUser: a share-link page, a background job).
    */
   async of(user: object): Promise<LibraryVersion> {
-    return keptValue<LibraryVersion>(user, REQUEST_VERSION) ?? readLibraryVersion(this.db);
+    return (user as Kept<object, typeof REQUEST_VERSION, LibraryVersion>)[REQUEST_VERSION] ?? readLibraryVersion(this.db);
   }
 }
