@@ -19,7 +19,7 @@ async function forcedCollections(during: () => void | Promise<void>): Promise<nu
   return forced;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 describe('the collection asked for after image work', () => {
   // Memory outside V8's heap, as image work leaves it: enough for a collection to be worth asking for.

@@ -165,3 +165,12 @@ describe.each(testSetups)('tus error answers on $database ($storage storage)', (
     expect(failed.text).not.toContain(server.dataDir);
   });
 });
+
+describe("tus's lock timeout", () => {
+  it('is a 423 that tus clients retry, with Retry-After, not a 500', async () => {
+    const { ERRORS } = await import('@tus/server');
+    const { tusErrorWords } = await import('../src/resumable-uploads/tus-endpoint.js');
+    const words = tusErrorWords(ERRORS, 200 * 1048576)(ERRORS.ERR_LOCK_TIMEOUT.status_code, ERRORS.ERR_LOCK_TIMEOUT.body);
+    expect(words).toEqual({ status: 423, message: 'Another request for this upload is still running; try again in a moment.', headers: { 'Retry-After': '1' } });
+  });
+});

@@ -53,8 +53,9 @@ export function createTusServer(deps: TusServerDeps): TusEndpoint {
       const { server, srvx, errorAnswer } = await tus();
       // tus's own handle() is these steps; its answer is looked at in between, so an error goes out as the API's JSON.
       const answer = await server.handleWeb(new srvx.NodeRequest({ req, res }));
-      await srvx.sendNodeResponse(res, answer.status >= 400 ? await errorAnswer(answer) : answer);
-      return answer.status >= 500 ? (serverFailures.get(req) ?? `tus answered ${answer.status}`) : undefined;
+      const sent = answer.status >= 400 ? await errorAnswer(answer) : answer;
+      await srvx.sendNodeResponse(res, sent);
+      return sent.status >= 500 ? (serverFailures.get(req) ?? `tus answered ${answer.status}`) : undefined;
     },
     lockFor: async (id) => (await tus()).locker.newLock(deps.bytes.storeId(id)),
   };
@@ -118,7 +119,7 @@ function srvxOfTus(): typeof import('srvx/node') {
   return createRequire(tusEntry)('srvx/node') as typeof import('srvx/node');
 }
 
-interface ErrorWords {
+export interface ErrorWords {
   status: number;
   message: string;
   headers?: Record<string, string>;
@@ -152,9 +153,9 @@ const VERSION_REFUSED: ErrorWords = { status: 412, message: HEADER_PROBLEMS['tus
  * which clients read as "signed out"), and the deferred-length and concatenation extensions, which
  * the client chose and this server does not offer, are a 400 naming them (tus: 501; the tus 1.0
  * spec gives no status for an extension a server lacks, and answers an unknown checksum algorithm
- * with 400). The statuses tus clients act on stay: 404, 409, 410, 412, 413.
+ * with 400); its lock timeout is a 423 (below). The statuses tus clients act on stay: 404, 409, 410, 412, 413.
  */
-function tusErrorWords(ERRORS: typeof import('@tus/server').ERRORS, maxFileBytes: number): (status: number, text: string) => ErrorWords {
+export function tusErrorWords(ERRORS: typeof import('@tus/server').ERRORS, maxFileBytes: number): (status: number, text: string) => ErrorWords {
   const byText = new Map<string, ErrorWords>([
     [ERRORS.FILE_NOT_FOUND.body, { status: 404, message: 'There is no such upload of yours.' }],
     [ERRORS.FILE_NO_LONGER_EXISTS.body, { status: 410, message: 'This upload has expired; start it again.' }],
@@ -168,7 +169,9 @@ function tusErrorWords(ERRORS: typeof import('@tus/server').ERRORS, maxFileBytes
     [ERRORS.UNSUPPORTED_CREATION_DEFER_LENGTH_EXTENSION.body, { status: 400, message: HEADER_PROBLEMS['upload-defer-length'] }],
     [ERRORS.UNSUPPORTED_CONCATENATION_EXTENSION.body, { status: 400, message: HEADER_PROBLEMS['upload-concat'] }],
     [ERRORS.ABORTED.body, { status: ERRORS.ABORTED.status_code, message: 'This request was stopped: another request for the same upload took over. Ask with HEAD where it stands.' }],
-    [ERRORS.ERR_LOCK_TIMEOUT.body, { status: ERRORS.ERR_LOCK_TIMEOUT.status_code, message: 'Another request for this upload is still running; try again in a moment.' }],
+    // tus says 500; nothing failed: the client's earlier request still holds the upload. 423, which
+    // tus clients (tus-js-client, the importer) retry, as they do a 5xx; not logged as a failure.
+    [ERRORS.ERR_LOCK_TIMEOUT.body, { status: 423, message: 'Another request for this upload is still running; try again in a moment.', headers: { 'Retry-After': '1' } }],
     ['Tus-Resumable Required\n', VERSION_REFUSED],
   ]);
   return (status, text) => {
