@@ -131,4 +131,23 @@ describe.each(testDatabases)('tag counts under racing writes on %s', (database) 
       await expectExact(prefix, `after round ${round}, each photo moved once more`);
     }
   });
+
+  it('never fails a merge or a delete forever racing each other over the same tags (no deadlock on PostgreSQL)', async () => {
+    const prefix = 'race-purge-';
+    for (let round = 0; round < 6; round += 1) {
+      const [from, into] = [`${prefix}from-${round}`, `${prefix}into-${round}`];
+      const photos = await fx.images(alice, 6);
+      const kept = await fx.images(alice, 2);
+      for (const [p, id] of [...photos, ...kept].entries()) {
+        expect((await api.post('/add-tags', { tags: p % 2 === 0 ? [from, into] : [from], imageIds: [id] }, alice.token)).status).toBe(200);
+      }
+      for (const id of photos) expect((await trash(id)).status).toBe(200);
+      // Each trashed photo deleted for good on its own connection, the merge among them.
+      const bursts = photos.map((id) => [post('/api/trash/delete', { imageIds: [id] }, alice)]);
+      bursts[round % photos.length]?.unshift(put('/admin/merge-tags', { oldTagValue: from, existingTagValue: into }, admin));
+      expectNoFailures(await race(bursts));
+      await expectExact(prefix, `after round ${round}`);
+    }
+  });
 });
+

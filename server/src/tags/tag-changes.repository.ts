@@ -75,6 +75,7 @@ export class TagChangesRepository {
    */
   async merge(fromId: number, intoId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
+      await holdImagesTagged(trx, fromId);
       // The recount below is exact only if no count changes while it reads.
       await countsTakeTurns(trx, 'alone');
       await trx
@@ -149,6 +150,27 @@ async function holdImages(trx: Transaction<DB>, imageIds: readonly number[]): Pr
   return new Set(rows.filter((row) => row.trashed_at === null).map((row) => row.id));
 }
 
+/**
+ * For a merge, before anything else: the images carrying the tag being merged away, held as
+ * `holdImages` holds them (their media rows share-locked, then the image rows, in id order; one
+ * statement each, whatever their number). The merge then writes image_tags rows of those images
+ * (and its inserts check the images' keys), which a delete of them (a Trash purge, "Delete forever")
+ * locks too; taking the images first, in the order every writer takes them, the two wait for each
+ * other instead of in a circle (PostgreSQL found the circle and failed one of them: a 500).
+ */
+async function holdImagesTagged(trx: Transaction<DB>, tagId: number): Promise<void> {
+  if (!hasRowLocks(trx)) return;
+  const tagged = trx.selectFrom('image_tags').select('image_tags.image_id').where('image_tags.tag_id', '=', tagId);
+  await trx
+    .selectFrom('media')
+    .select('id')
+    .where('id', 'in', trx.selectFrom('images').select('images.media_id').where('images.id', 'in', tagged))
+    .orderBy('id')
+    .forShare()
+    .execute();
+  await trx.selectFrom('images').select('id').where('id', 'in', tagged).orderBy('id').forShare().execute();
+}
+
 /** Any fixed number: the advisory lock that makes a tag merge and the changes of counts take turns. */
 const TAG_COUNTS_LOCK = 7_340_002;
 
@@ -157,7 +179,7 @@ const TAG_COUNTS_LOCK = 7_340_002;
  * merge recounts a tag from its rows in one statement (READ COMMITTED), which would miss a row added
  * or a photo trashed by a transaction still open, and then overwrite that transaction's own change
  * of the count. Shared holders never wait for each other; they are taken after the row locks above,
- * and a merge takes no row lock before it, so nothing waits in a circle.
+ * and a merge takes only those same locks before it (holdImagesTagged), so nothing waits in a circle.
  */
 async function countsTakeTurns(trx: Transaction<DB>, mode: 'shared' | 'alone'): Promise<void> {
   if (!hasRowLocks(trx)) return;
