@@ -5,6 +5,7 @@ import type { Decoder } from '../ingest/file-type.js';
 import { DISPLAY_SIZE, MAX_PIXELS, THUMBNAIL_SIZE } from '../images/limits.js';
 import { reason, UnreadableImageError } from './image-errors.js';
 import { loadSharp, type SharpFunction } from './sharp-loader.js';
+import { libvipsTurns } from './libvips-turns.js';
 
 // The pixel work, run in the decoder process (decoder-process/, decision 0018; in the server with
 // IMAGE_DECODER=inline). What the server reads
@@ -34,7 +35,12 @@ const webp = { quality: 80, effort: 2 } as const;
  * compressed before. HEIC comes out of its decoder upright (container rotation), so its EXIF
  * orientation is not applied again.
  */
-export async function deriveImages(file: string, decoder: Decoder): Promise<DerivedImages> {
+export function deriveImages(file: string, decoder: Decoder): Promise<DerivedImages> {
+  // A failure is decoded again alone, so its reason is its own (libvips-turns.ts).
+  return libvipsTurns.run(() => deriveOnce(file, decoder));
+}
+
+async function deriveOnce(file: string, decoder: Decoder): Promise<DerivedImages> {
   const sharp = await loadSharp();
   const source = decoder === 'heic' ? await heicSource(sharp, file) : sharpSource(sharp, file);
   const pixels = await source
@@ -66,7 +72,11 @@ function rawInput(info: { width: number; height: number; channels: number }) {
 }
 
 /** A square avatar, centred, as WebP: the profile image (spec §2 Profile). */
-export async function deriveAvatar(file: string, decoder: Decoder, size: number): Promise<Buffer> {
+export function deriveAvatar(file: string, decoder: Decoder, size: number): Promise<Buffer> {
+  return libvipsTurns.run(() => avatarOnce(file, decoder, size));
+}
+
+async function avatarOnce(file: string, decoder: Decoder, size: number): Promise<Buffer> {
   const sharp = await loadSharp();
   const source = decoder === 'heic' ? await heicSource(sharp, file) : sharpSource(sharp, file);
   return source

@@ -6,6 +6,7 @@ import { type DecodeFacts, overDecodeBudget, processingBytes } from './decode-co
 import { gifCanvasSize } from './gif-canvas.js';
 import { reason, TooManyPixelsError, UnreadableImageError } from './image-errors.js';
 import { loadSharp } from './sharp-loader.js';
+import { libvipsTurns } from './libvips-turns.js';
 
 export interface UprightSize {
   width: number;
@@ -39,7 +40,7 @@ export async function probeImage(file: string, decoder: Decoder): Promise<Probed
       checkDecodeCost({ decoder, format: 'gif', ...canvas });
     }
     const sharp = await loadSharp();
-    const meta = await sharp(file, { limitInputPixels: false }).metadata().catch((error: unknown) => {
+    const meta = await libvipsTurns.run(() => sharp(file, { limitInputPixels: false }).metadata()).catch((error: unknown) => {
       throw new UnreadableImageError(`The image could not be read: ${reason(error)}.`);
     });
     const turned = (meta.orientation ?? 1) >= 5;
