@@ -27,18 +27,25 @@ export interface ViewerParts {
 interface RowParts {
   /** `{"_id":…,"imageName":…,"FileName":…,"trimmedURL":` */
   head: string;
-  /** `,"placeholder":…,"camera":…,"gps":` */
+  /** `,"placeholder":…,"camera":…,"gps":null` */
   middle: string;
-  /** `{"latitude":…,"longitude":…}`, or `null` when the photo has no position. */
-  gps: string;
+  /** The same with the position, `…,"gps":{"latitude":…,"longitude":…}` (the same text when the photo has none). */
+  middleWithPosition: string;
   /** `,"uploadedBy":…,"createdAt":…}` */
   tail: string;
 }
 
+/** What a facts object shows, for a viewer who likes the image and for one who does not. */
+interface FactsParts {
+  /** `,"tags":…,"allTags":…,"customTags":…,"likes":…,"liked":true` */
+  liked: string;
+  /** `…,"liked":false` */
+  notLiked: string;
+}
+
 /** Kept on each row and facts object (shared/kept-on.ts: not in WeakMaps, which slowed every full collection). */
 const ROW_PARTS: unique symbol = Symbol('JSON pieces of the row');
-/** `,"tags":…,"allTags":…,"customTags":…,"likes":…,"liked":` */
-const FACTS_PART: unique symbol = Symbol('JSON piece of the facts');
+const FACTS_PARTS: unique symbol = Symbol('JSON pieces of the facts');
 
 const text = JSON.stringify;
 
@@ -48,54 +55,61 @@ function partsOf(row: ImageWithMedia): RowParts {
 
 function makeRowParts(row: ImageWithMedia): RowParts {
   // Joined, not templated: templates leave trees of string pieces, ~4× the flat text, and these are kept.
+  const middle = [
+    ',"placeholder":', text(row.placeholder), ',"width":', text(row.media_width), ',"height":', text(row.media_height),
+    ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
+    ',"camera":', text(row.camera), ',"gps":',
+  ].join('');
+  const withoutPosition = `${middle}null`;
   return {
     head: ['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join(''),
-    middle: [
-      ',"placeholder":', text(row.placeholder), ',"width":', text(row.media_width), ',"height":', text(row.media_height),
-      ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
-      ',"camera":', text(row.camera), ',"gps":',
-    ].join(''),
-    gps:
+    middle: withoutPosition,
+    middleWithPosition:
       row.gps_latitude !== null && row.gps_longitude !== null
-        ? ['{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')
-        : 'null',
+        ? [middle, '{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')
+        : withoutPosition,
     tail: [',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join(''),
   };
 }
 
-function makeFactsPart(facts: CardFacts): string {
+function makeFactsParts(facts: CardFacts): FactsParts {
   const tags = text(facts.tags);
-  return [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
+  const shown = [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
+  return { liked: `${shown}true`, notLiked: `${shown}false` };
 }
 
-/** The facts of images nobody tagged or liked are one frozen object: its piece is made once. */
-const NO_FACTS_PART = makeFactsPart(NO_FACTS);
+/** The facts of images nobody tagged or liked are one frozen object: its pieces are made once. */
+const NO_FACTS_PARTS = makeFactsParts(NO_FACTS);
 
-function factsPart(facts: CardFacts): string {
-  if (facts === NO_FACTS) return NO_FACTS_PART;
-  return (facts as Kept<CardFacts, typeof FACTS_PART, string>)[FACTS_PART] ?? keepOn(facts, FACTS_PART, makeFactsPart(facts));
+function factsParts(facts: CardFacts): FactsParts {
+  if (facts === NO_FACTS) return NO_FACTS_PARTS;
+  return (facts as Kept<CardFacts, typeof FACTS_PARTS, FactsParts>)[FACTS_PARTS] ?? keepOn(facts, FACTS_PARTS, makeFactsParts(facts));
 }
 
 /**
- * Appends the pieces of one image's JSON text for one viewer to `out`, which the caller joins once
- * for the whole answer (a page's 50 images, a search's 500): no string is made per image, and the
- * join copies each piece once (joining per image first made a tree of pieces per image, which
- * joining the answer then walked).
+ * A viewer's two URLs of an image as they stand in its JSON, `"<display>","thumbnailURL":"<thumb>"`
+ * (null for a file not made yet): one piece, which the presenter keeps per viewer and image.
  */
-export function appendCardJson(out: string[], row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): void {
+export function urlsJson(display: string | null, thumb: string | null): string {
+  return [display === null ? 'null' : `"${display}"`, ',"thumbnailURL":', thumb === null ? 'null' : `"${thumb}"`].join('');
+}
+
+/**
+ * Appends the five pieces of one image's JSON text for one viewer to `out`, which the caller joins
+ * once for the whole answer (a page's 50 images, a search's 500): no string is made per image, and
+ * joining costs per piece, so each piece holds as much as can be kept whole — the row's parts with
+ * and without the position, the facts' parts for a viewer who likes the image and one who does not,
+ * the viewer's two URLs together.
+ */
+export function appendCardJson(out: string[], row: ImageWithMedia, facts: CardFacts, urls: string, location: boolean, liked: boolean): void {
   const parts = partsOf(row);
-  out.push(parts.head);
-  if (viewer.display === null) out.push('null');
-  else out.push('"', viewer.display, '"');
-  out.push(',"thumbnailURL":');
-  if (viewer.thumb === null) out.push('null');
-  else out.push('"', viewer.thumb, '"');
-  out.push(parts.middle, viewer.location ? parts.gps : 'null', factsPart(facts), viewer.liked ? 'true' : 'false', parts.tail);
+  const shown = factsParts(facts);
+  out.push(parts.head, urls, location ? parts.middleWithPosition : parts.middle, liked ? shown.liked : shown.notLiked, parts.tail);
 }
 
 /** One image's JSON text for one viewer. */
 export function cardJson(row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): string {
   const out: string[] = [];
-  appendCardJson(out, row, facts, viewer);
+  appendCardJson(out, row, facts, urlsJson(viewer.display, viewer.thumb), viewer.location, viewer.liked);
   return out.join('');
 }

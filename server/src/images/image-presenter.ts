@@ -6,7 +6,7 @@ import { keepOn, type Kept } from '../shared/kept-on.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, type ImageCards, NO_FACTS } from '../image-cards/image-cards.js';
-import { appendCardJson, type ViewerParts } from '../image-cards/card-json.js';
+import { appendCardJson, urlsJson, type ViewerParts } from '../image-cards/card-json.js';
 import type { ImageWithMedia } from './images.repository.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 
@@ -23,7 +23,7 @@ export interface PresenterSources {
   versionOf(viewer: Viewer): Promise<LibraryVersion>;
 }
 
-/** Most URL pairs kept for one signing window (about 200 bytes each). */
+/** Most images' URLs kept for one signing window (about 200 bytes each). */
 const MAX_CACHED_URLS = 200_000;
 
 /**
@@ -33,11 +33,13 @@ const MAX_CACHED_URLS = 200_000;
  */
 export class ImagePresenter {
   /**
-   * Signed URLs of the current expiry window, by viewer and image: a page reads its URLs from here
-   * (a lookup per image) and signs only those it does not find, all in one call (image-urls.ts).
-   * Keyed by viewer, then by image id (a number: no key text made per lookup).
+   * Signed URLs of the current expiry window, by viewer and image, as the one piece of JSON a page
+   * writes them as (card-json.ts `urlsJson`): a page reads them from here (a lookup per image) and
+   * signs only those it does not find, all in one call (image-urls.ts). Keyed by viewer, then by
+   * image id (a number: no key text made per lookup). One string per image and viewer, not a pair
+   * of URLs in an array: a third of the objects every full collection marks.
    */
-  private urls = new Map<string, Map<number, readonly [string | null, string | null]>>();
+  private urls = new Map<string, Map<number, string>>();
   private urlCount = 0;
   private urlsExpireAt = 0;
 
@@ -75,7 +77,25 @@ export class ImagePresenter {
   }
 
   private async presentAt(rows: readonly ImageWithMedia[], viewer: Viewer, version: number): Promise<Image[]> {
-    return this.eachRow(rows, viewer, version, (row, card, parts) => ({
+    const urls = this.signedUrlsOf(rows, viewer);
+    const viewerId = isLinkViewer(viewer) ? undefined : viewer.id;
+    const facts = await this.sources.cards.facts(
+      rows.map((row) => row.id),
+      version,
+    );
+    return rows.map((row, index) => {
+      const card = facts[index] ?? NO_FACTS;
+      return this.imageOf(row, card, {
+        display: urls[index]?.[0] ?? null,
+        thumb: urls[index]?.[1] ?? null,
+        location: maySeeLocation(viewer, row),
+        liked: viewerId !== undefined && card.likers.includes(viewerId),
+      });
+    });
+  }
+
+  private imageOf(row: ImageWithMedia, card: CardFacts, parts: ViewerParts): Image {
+    return {
       _id: String(row.id),
       imageName: row.image_name,
       FileName: row.file_name,
@@ -98,7 +118,7 @@ export class ImagePresenter {
       liked: parts.liked,
       uploadedBy: String(row.uploaded_by),
       createdAt: row.created_at,
-    }));
+    };
   }
 
   /**
@@ -113,43 +133,37 @@ export class ImagePresenter {
     if (ids.length > 0) {
       const { version } = await this.sources.versionOf(viewer);
       const rows = await this.sources.cards.rows(ids, version);
-      let first = true;
-      await this.eachRow(rows, viewer, version, (row, card, parts) => {
-        if (!first) out.push(',');
-        first = false;
-        appendCardJson(out, row, card, parts);
-      });
+      const urls = this.urlsJsonOf(rows, viewer);
+      const viewerId = isLinkViewer(viewer) ? undefined : viewer.id;
+      const facts = await this.sources.cards.facts(
+        rows.map((row) => row.id),
+        version,
+      );
+      for (let index = 0; index < rows.length; index += 1) {
+        const row = rows[index] as ImageWithMedia;
+        const card = facts[index] ?? NO_FACTS;
+        if (index > 0) out.push(',');
+        appendCardJson(out, row, card, urls[index] as string, maySeeLocation(viewer, row), viewerId !== undefined && card.likers.includes(viewerId));
+      }
     }
     out.push(']', around.after);
     return out.join('');
   }
 
-  /** Calls `make` with each row, its facts and what this viewer gets of it (URLs, location, liked). */
-  private async eachRow<T>(
-    rows: readonly ImageWithMedia[],
-    viewer: Viewer,
-    version: number,
-    make: (row: ImageWithMedia, card: CardFacts, parts: ViewerParts) => T,
-  ): Promise<T[]> {
-    const urls = this.urlsOf(rows, viewer);
-    const viewerId = isLinkViewer(viewer) ? undefined : viewer.id;
-    const facts = await this.sources.cards.facts(
-      rows.map((row) => row.id),
-      version,
-    );
-    return rows.map((row, index) => {
-      const card = facts[index] ?? NO_FACTS;
-      return make(row, card, {
-        display: urls[index]?.[0] ?? null,
-        thumb: urls[index]?.[1] ?? null,
-        location: maySeeLocation(viewer, row),
-        liked: viewerId !== undefined && card.likers.includes(viewerId),
-      });
-    });
+  /** Each row's display and thumbnail URL for this viewer (null while that file is not made yet), signed now in one call. */
+  private signedUrlsOf(rows: readonly ImageWithMedia[], viewer: Viewer): (readonly [string | null, string | null])[] {
+    const wanted: UrlRequest[] = [];
+    for (const row of rows) {
+      if (row.display_key) wanted.push({ imageId: row.id, variant: 'display' });
+      if (row.thumbnail_key) wanted.push({ imageId: row.id, variant: 'thumb' });
+    }
+    const signed = this.imageUrls.urls(wanted, viewerTag(viewer), this.urlWindow() / 1000);
+    let at = 0;
+    return rows.map((row) => [row.display_key ? (signed[at++] as string) : null, row.thumbnail_key ? (signed[at++] as string) : null] as const);
   }
 
-  /** Each row's display and thumbnail URL for this viewer (null while that file is not made yet), by position. */
-  private urlsOf(rows: readonly ImageWithMedia[], viewer: Viewer): (readonly [string | null, string | null])[] {
+  /** Each row's URLs for this viewer as their piece of JSON (urlsJson), by position: kept ones looked up, the rest signed in one call. */
+  private urlsJsonOf(rows: readonly ImageWithMedia[], viewer: Viewer): string[] {
     const expiresAt = this.urlWindow();
     if (expiresAt !== this.urlsExpireAt || this.urlCount > MAX_CACHED_URLS) {
       this.urls = new Map();
@@ -159,25 +173,22 @@ export class ImagePresenter {
     const tag = viewerTag(viewer);
     let kept = this.urls.get(tag);
     if (!kept) this.urls.set(tag, (kept = new Map()));
-    const pairs: (readonly [string | null, string | null] | undefined)[] = rows.map((row) => kept.get(row.id));
-    const missing: UrlRequest[] = [];
-    rows.forEach((row, index) => {
-      if (pairs[index] !== undefined) return;
-      if (row.display_key) missing.push({ imageId: row.id, variant: 'display' });
-      if (row.thumbnail_key) missing.push({ imageId: row.id, variant: 'thumb' });
-    });
-    const signed = this.imageUrls.urls(missing, tag, expiresAt / 1000);
+    const found: (string | undefined)[] = rows.map((row) => kept.get(row.id));
+    if (!found.includes(undefined)) return found as string[];
+    const missing = rows.filter((_, index) => found[index] === undefined);
+    const signed = this.signedUrlsOf(missing, viewer);
     let at = 0;
     return rows.map((row, index) => {
-      const known = pairs[index];
+      const known = found[index];
       if (known !== undefined) return known;
-      const pair = [row.display_key ? (signed[at++] as string) : null, row.thumbnail_key ? (signed[at++] as string) : null] as const;
+      const [display, thumb] = signed[at++] as readonly [string | null, string | null];
+      const json = urlsJson(display, thumb);
       // Not kept while the image is still being processed: its keys are not there yet.
-      if (row.display_key && row.thumbnail_key) {
-        kept.set(row.id, pair);
+      if (display !== null && thumb !== null) {
+        kept.set(row.id, json);
         this.urlCount += 1;
       }
-      return pair;
+      return json;
     });
   }
 }
