@@ -43,6 +43,7 @@ import { TaskPool } from './image-processing/task-pool.js';
 import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
+import { warmAtStart, type WarmUp } from './read-caches/warm-at-start.js';
 import { VisibleImageFinder } from './read-caches/visible-image-finder.js';
 import { changesInView } from './read-caches/scope-changes.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
@@ -232,6 +233,13 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   const sharedViews = new SharedViewsService({ records: accessRecords, images: imagesRepository, presenter });
 
+  // The whole library's list and its newest cards are read at start, before anyone asks (decision 0030).
+  let warmUp: WarmUp | undefined;
+  app.addHook('onReady', async () => {
+    warmUp = warmAtStart({ visibleIds, cards, logger: app.log });
+  });
+  app.addHook('onClose', async () => warmUp?.stop());
+  app.decorate('readCachesWarmed', () => warmUp?.done ?? Promise.resolve());
   // Image work a dead process left is taken up at once, and claims are kept alive (image-processing/claims.ts).
   app.addHook('onReady', async () => processor.start());
   app.addHook('onClose', async () => processor.stop());

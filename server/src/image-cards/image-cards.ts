@@ -76,6 +76,26 @@ export class ImageCards {
     return found.map((facts) => facts ?? NO_FACTS);
   }
 
+  /** How many cards of each kind are kept at most. */
+  get capacity(): number {
+    return this.max;
+  }
+
+  /**
+   * Reads and keeps the cards of these images (gallery order, newest first), `chunk` at a time, as
+   * pages would: the oldest of them first, so that, kept in insertion order, the newest are the last
+   * to go. After each chunk, `next` says whether to go on (the warm-up yields
+   * to requests there, and stops when the server closes).
+   */
+  async warm(ids: readonly number[], version: number, chunk: number, next: () => Promise<boolean>): Promise<void> {
+    for (let end = ids.length; end > 0; end -= chunk) {
+      // Oldest first within the chunk too: cards are kept in the order they were read.
+      const some = ids.slice(Math.max(0, end - chunk), end).reverse();
+      await Promise.all([this.rows(some, version), this.facts(some, version)]);
+      if (!(await next())) return;
+    }
+  }
+
   /**
    * Catches up to `version`, then reads what is not kept and keeps it — unless a catch-up happened
    * meanwhile: what was read may predate a change that catch-up dropped, so it serves this request

@@ -3,9 +3,9 @@ import { seesWholeLibrary } from '../access/image-visibility.js';
 import { visibilityScope } from '../access/visible-scope.js';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { DB } from '../db/schema.js';
-import { type ImagesRepository, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from '../images/images.repository.js';
+import { type ImagesRepository, type ListViewer, type OrderedColumns, type OrderedId, WHOLE_LIBRARY } from '../images/images.repository.js';
 import { SingleFlight } from '../shared/single-flight.js';
-import { type LibraryVersion, removedAfter, START_OVER } from './library-version.js';
+import { type LibraryVersion, readLibraryVersion, removedAfter, START_OVER } from './library-version.js';
 
 export interface VisibleIdList {
   version: number;
@@ -54,9 +54,21 @@ export class VisibleIds {
 
   /** The list and the library version it belongs to. */
   async of(user: AuthUser): Promise<VisibleIdList> {
-    const { version, resetVersion, listVersion } = await this.versionOf(user);
-    const whole = await this.seesWholeLibrary(user, resetVersion);
-    const key = whole ? WHOLE_LIBRARY : visibilityScope(user);
+    const libraryVersion = await this.versionOf(user);
+    const whole = await this.seesWholeLibrary(user, libraryVersion.resetVersion);
+    return whole ? this.listOf(WHOLE_LIBRARY, WHOLE_LIBRARY, libraryVersion) : this.listOf(visibilityScope(user), user, libraryVersion);
+  }
+
+  /**
+   * The list everyone who sees the whole library shares, at the library's version now: read when
+   * the server starts (read-caches/warm-at-start.ts), so the first person to open the gallery does
+   * not wait for it — at a million photos that read takes a second or more.
+   */
+  async wholeLibrary(): Promise<VisibleIdList> {
+    return this.listOf(WHOLE_LIBRARY, WHOLE_LIBRARY, await readLibraryVersion(this.db));
+  }
+
+  private async listOf(key: string, viewer: ListViewer, { version, resetVersion, listVersion }: LibraryVersion): Promise<VisibleIdList> {
     const cached = this.entries.get(key);
     if (cached?.version === version) {
       // Map order is recency order: re-insert to mark as recently used.
@@ -75,7 +87,6 @@ export class VisibleIds {
     // Concurrent requests after a change share one rebuild. When only images were added since the
     // cached copy (uploads finishing), just those are read and merged in at their places.
     const build = this.building.run(`${key}@${version}`, () => {
-      const viewer = whole ? WHOLE_LIBRARY : user;
       const readAll = () => this.images.allVisibleIds(viewer).then((columns) => ({ version, ...packedColumns(columns) }));
       return cached && cached.version >= resetVersion
         ? Promise.all([this.images.visibleAfter(viewer, cached.version), removedAfter(this.db, cached.version)]).then(([added, removed]) =>
