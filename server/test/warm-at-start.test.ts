@@ -41,18 +41,23 @@ function cachesCounting(db: Kysely<DB>, capacity: number) {
 
 const logger = pino({ level: 'silent' });
 
+/** A library of `images` images, its caches (keeping `capacity` cards) warmed, and the version they are at. */
+async function warmedLibrary(kind: 'sqlite' | 'postgres', images: number, capacity: number) {
+  const { database, close } = await openMigratedDatabase(kind);
+  cleanups.push(close);
+  const { admin } = await seed(database, images);
+  const caches = cachesCounting(database.db, capacity);
+  await warmAtStart({ visibleIds: caches.visibleIds, cards: caches.cards, logger }).done;
+  const { version } = await readLibraryVersion(database.db);
+  return { admin, version, ...caches };
+}
+
 describe.each(testDatabases)('warming the read caches at start (%s)', (kind) => {
   it('reads the list and the newest cards the cache keeps, so the first pages read nothing', async () => {
-    const { database, close } = await openMigratedDatabase(kind);
-    cleanups.push(close);
-    const { admin } = await seed(database, 700);
-    const { counter, cards, visibleIds } = cachesCounting(database.db, 600);
-
-    await warmAtStart({ visibleIds, cards, logger }).done;
+    const { admin, counter, cards, visibleIds, version } = await warmedLibrary(kind, 700, 600);
     const warmed = counter.statements;
     expect(warmed, 'the warm-up read something').toBeGreaterThan(0);
 
-    const { version } = await readLibraryVersion(database.db);
     const list = await visibleIds.of(admin);
     expect(list.ids.length).toBe(700);
     const newest = [...list.ids.subarray(0, 600)];
@@ -71,12 +76,7 @@ describe.each(testDatabases)('warming the read caches at start (%s)', (kind) => 
   });
 
   it('keeps the newest longest: cards read after the warm-up push out its oldest first', async () => {
-    const { database, close } = await openMigratedDatabase(kind);
-    cleanups.push(close);
-    const { admin } = await seed(database, 300);
-    const { counter, cards, visibleIds } = cachesCounting(database.db, 250);
-    await warmAtStart({ visibleIds, cards, logger }).done;
-    const { version } = await readLibraryVersion(database.db);
+    const { admin, counter, cards, visibleIds, version } = await warmedLibrary(kind, 300, 250);
     const ids = [...(await visibleIds.of(admin)).ids];
 
     // 10 older images read into the full cache: the 10 oldest warmed ones go, the newest stay.

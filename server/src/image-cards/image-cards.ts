@@ -84,8 +84,8 @@ export class ImageCards {
   /**
    * Reads and keeps the cards of these images (gallery order, newest first), `chunk` at a time, as
    * pages would: the oldest of them first, so that, kept in insertion order, the newest are the last
-   * to go. After each chunk, `next` says whether to go on (the warm-up yields
-   * to requests there, and stops when the server closes).
+   * to go. After each chunk, `next` says whether to go on (the warm-up yields to requests there,
+   * and stops when the server closes).
    */
   async warm(ids: readonly number[], version: number, chunk: number, next: () => Promise<boolean>): Promise<void> {
     for (let end = ids.length; end > 0; end -= chunk) {

@@ -24,8 +24,9 @@ const CHUNK = 250;
  * After a start, the read caches are filled before anyone asks (decision 0030): the list of the
  * whole library (what admins and all-access recipients page through) and the cards of its newest
  * images, as many as the card cache keeps (image-cards/). Without it, the first seconds after a
- * restart are the slowest of all: every page a crowd opens reads its 50 cards with a query of its own (issue 13's soak: 200 people, the first second
- * answered a sixth of a later one's requests, most of it reading cards). A chunk at a time, with a
+ * restart are the slowest of all: every page a crowd opens reads its 50 cards with a query of its
+ * own (issue 13's soak: 200 people, the first second answered a sixth of a later one's requests,
+ * most of it reading cards). A chunk at a time, with a
  * turn of the event loop between: a request that comes in meanwhile is served between two chunks,
  * and reads the same cards through the same cache (what it finds kept, it does not read again).
  * Bounded by the card cache's capacity whatever the library's size; a failure is logged, not thrown.
