@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DecoderProcess, decoderProcess, FRESH_PROCESS_BYTES, SERVER_ONLY_MALLOC_SETTINGS } from '../src/decoder-process/decoder-process.js';
 import { deriveImages } from '../src/image-processing/derive.js';
 import { TooManyPixelsError, UnreadableImageError } from '../src/image-processing/image-errors.js';
+import { startChildServer } from './support/child-server.js';
 import { apiClient, newPerson } from './support/http.js';
 import { TESTDATA, upload } from './support/images.js';
 import { startTestServer } from './support/test-server.js';
@@ -213,6 +214,30 @@ describe('the decoder process', () => {
     server.kill('SIGKILL');
     await until(() => !alive(decoderPid), 1000);
   }, 30_000);
+
+  it('leaves the server without an image library: headers, EXIF and pixels are all read in the decoder process', async () => {
+    // A real server process, as `npm start` runs it: what it maps is its own, not the test runner's.
+    const server = await startChildServer();
+    try {
+      const api = apiClient(server.url);
+      const token = (await api.post<{ token: string }>('/signup', newPerson('lean'))).body.token;
+      // A JPEG (EXIF read by exifr), a WebP (its EXIF block handed over by libvips), a HEIC, and a bomb refused from its header.
+      const res = await upload(server.url, token, [
+        { source: path.join(TESTDATA, 'formats/iphone-x-orient6-gps.webp'), name: 'phone.webp' },
+        { source: HEIC, name: 'phone.heic' },
+        { source: JPEG, name: 'camera.jpg' },
+        { source: path.join(TESTDATA, 'broken/decompression_bomb.gif'), name: 'bomb.gif' },
+      ]);
+      expect(res.body.results?.map((r) => r.status)).toEqual(['kept', 'kept', 'kept', 'refused']);
+      const webp = (await api.get<{ camera: string | null; gps: unknown }>(`/api/images/${res.body.results?.[0]?.imageId}`, token)).body;
+      expect(webp.camera).not.toBeNull();
+      expect(webp.gps).not.toBeNull();
+      const maps = readFileSync(`/proc/${server.pid}/maps`, 'utf8');
+      expect(maps).not.toMatch(/libvips|sharp-/);
+    } finally {
+      await server.stop();
+    }
+  }, 120_000);
 
   it('serves the same photos whether the server decodes in its process or inline (IMAGE_DECODER)', async () => {
     const seen = [];

@@ -3,13 +3,23 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Decoder } from '../ingest/file-type.js';
 import { deriveAvatar, deriveImages, type DerivedImages } from '../image-processing/derive.js';
+import { type ExifFacts, readExif } from '../image-processing/exif.js';
+import { type ProbedImage, probeImage } from '../image-processing/probe.js';
 import { lowerImageThreads } from '../image-processing/background-priority.js';
 import { afterImageWork } from '../image-processing/give-back-memory.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
 import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
 
-/** Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image). */
+/**
+ * Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image),
+ * and reads what they say of themselves first: all of it where the pictures are decoded, so the
+ * server itself never loads an image library.
+ */
 export interface ImageDecoder {
+  /** The upright size and decode cost from the file's header (probe.ts); refuses a bomb or an unreadable file. */
+  probe(file: string, decoder: Decoder): Promise<ProbedImage>;
+  /** What the camera recorded (exif.ts); never fails for missing or broken EXIF. */
+  exif(file: string): Promise<ExifFacts>;
   /** `peakBytes`: what the decode is expected to hold at its peak (decode-cost.ts), when known. */
   derive(file: string, decoder: Decoder, peakBytes?: number): Promise<DerivedImages>;
   avatar(file: string, decoder: Decoder, size: number, peakBytes?: number): Promise<Buffer>;
@@ -144,6 +154,18 @@ export class DecoderProcess implements ImageDecoder {
   /** Every running decoder process's pid: the shared one and those trying a picture again alone. */
   get pids(): number[] {
     return [this.child, ...this.loners].flatMap((child) => (child?.process.pid === undefined ? [] : [child.process.pid]));
+  }
+
+  async probe(file: string, decoder: Decoder): Promise<ProbedImage> {
+    const reply = await this.request({ kind: 'probe', file, decoder }, 0);
+    if (reply.kind !== 'probe') throw new Error('the decoder process answered another request');
+    return { width: reply.width, height: reply.height, processingBytes: reply.processingBytes };
+  }
+
+  async exif(file: string): Promise<ExifFacts> {
+    const reply = await this.request({ kind: 'exif', file }, 0);
+    if (reply.kind !== 'exif') throw new Error('the decoder process answered another request');
+    return reply.facts;
   }
 
   async derive(file: string, decoder: Decoder, peakBytes = 0): Promise<DerivedImages> {
@@ -316,6 +338,8 @@ function bytes(data: Uint8Array): Buffer {
  * priority around each decode (background-priority.ts), as the decoder process sets all of itself.
  */
 export const inlineDecoder: ImageDecoder = {
+  probe: (file, decoder) => probeImage(file, decoder),
+  exif: (file) => readExif(file),
   derive: (file, decoder) => inBackground(() => deriveImages(file, decoder)),
   avatar: (file, decoder, size) => inBackground(() => deriveAvatar(file, decoder, size)),
   // sharp's output buffers are the server's here: collected as often as once a second.

@@ -11,8 +11,7 @@ import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { Claims } from './claims.js';
 import type { ImageDecoder } from '../decoder-process/decoder-process.js';
 import { UnreadableImageError } from './image-errors.js';
-import { type ProbedImage, probeImage } from './probe.js';
-import { readExif } from './exif.js';
+import type { ProbedImage } from './probe.js';
 import type { TaskPool } from './task-pool.js';
 import { WorkSweep } from './work-sweep.js';
 
@@ -88,6 +87,11 @@ export class MediaProcessor {
     await this.claims.release().catch((err: unknown) => this.deps.logger.warn({ err }, 'releasing image work failed'));
   }
 
+  /** What an uploaded file's header says, read where pictures are decoded (the server loads no image library). */
+  probe(localFile: string, decoder: Decoder): Promise<ProbedImage> {
+    return this.deps.decoder.probe(localFile, decoder);
+  }
+
   /** A pending row for new content, held by this process; `created: false` when a row for it exists. */
   createPending(media: NewMedia): Promise<{ row: MediaRow; created: boolean }> {
     return this.deps.media.createPending(media, this.claims.owner);
@@ -95,7 +99,7 @@ export class MediaProcessor {
 
   /**
    * Processes a row this process created (`createPending`) from the uploaded file, storing the
-   * original too. `probed`: what `probeImage` read of that file already, so it is not read twice.
+   * original too. `probed`: what the decoder's `probe` read of that file already, so it is not read twice.
    */
   async process(row: MediaRow, localFile: string, decoder: Decoder, probed?: ProbedImage): Promise<ProcessOutcome> {
     const outcome = await this.claims.hold(row.id, () => this.run(row, localFile, decoder, true, probed));
@@ -179,12 +183,12 @@ export class MediaProcessor {
     let derived;
     try {
       // What the decode will hold at its peak, from the header, so the pool runs heavy decodes alone.
-      const { processingBytes } = probed ?? (await probeImage(localFile, decoder));
+      const { processingBytes } = probed ?? (await imageDecoder.probe(localFile, decoder));
       derived = await pool.run(async () => {
         // Deleted (or taken over) while it waited for its turn: not worth decoding.
         const current = await media.findById(row.id);
         if (current?.status !== 'pending' || current.claimed_by !== owner) return undefined;
-        const [images, exif] = await Promise.all([imageDecoder.derive(localFile, decoder, processingBytes), readExif(localFile)]);
+        const [images, exif] = await Promise.all([imageDecoder.derive(localFile, decoder, processingBytes), imageDecoder.exif(localFile)]);
         return { images, exif };
       }, processingBytes);
       if (derived) {

@@ -5,7 +5,6 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { Clock } from '../shared/clock.js';
 import type { MediaRepository } from '../images/media.repository.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
-import { probeImage } from '../image-processing/probe.js';
 import type { MediaProcessor } from '../image-processing/media-processor.js';
 import { sniffImageType } from './file-type.js';
 import type { ReceivedFile } from './receive-file.js';
@@ -76,7 +75,7 @@ export class IngestService {
       }
 
       try {
-        size ??= await probeImage(file.tempPath, type.decoder);
+        size ??= await processor.probe(file.tempPath, type.decoder);
       } catch (error) {
         if (error instanceof UnreadableImageError) {
           return refuse(error.message, error instanceof TooManyPixelsError ? 'too-large' : 'unreadable');

@@ -8,7 +8,6 @@ import { sniffImageType } from '../ingest/file-type.js';
 import { receiveFile } from '../ingest/receive-file.js';
 import type { ImageDecoder } from '../decoder-process/decoder-process.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
-import { probeImage } from '../image-processing/probe.js';
 import type { TaskPool } from '../image-processing/task-pool.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { MediaStorage } from '../storage/storage.js';
@@ -32,7 +31,7 @@ export class ProfileImageService {
       const type = await sniffImageType(received.head);
       if ('refused' in type) throw new AppError(415, type.refused);
       const { pool, decoder } = this.deps;
-      const avatar = await probeImage(received.tempPath, type.decoder)
+      const avatar = await decoder.probe(received.tempPath, type.decoder)
         // The decode's peak memory reserved in the pool, as for any upload (task-pool.ts).
         .then((probed) => pool.run(() => decoder.avatar(received.tempPath, type.decoder, AVATAR_SIZE, probed.processingBytes), probed.processingBytes))
         .catch((error: unknown) => {
