@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type { Config } from '../config/config.js';
 import type { DB } from './schema.js';
+import { SAFETY_NET_PAGES, WalCheckpoints } from './wal-checkpoints.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -16,11 +17,22 @@ export interface Database {
 
 
 export function openDatabase(config: Pick<Config, 'database'>): Database {
-  const db = config.database.kind === 'postgres' ? openPostgres(config.database.url) : openSqlite(config.database.file);
-  return { db, dialect: config.database.kind, close: () => db.destroy() };
+  if (config.database.kind === 'postgres') {
+    const db = openPostgres(config.database.url);
+    return { db, dialect: 'postgres', close: () => db.destroy() };
+  }
+  const { db, checkpoints } = openSqlite(config.database.file);
+  return {
+    db,
+    dialect: 'sqlite',
+    close: async () => {
+      await checkpoints?.close();
+      await db.destroy();
+    },
+  };
 }
 
-function openSqlite(file: string): Kysely<DB> {
+function openSqlite(file: string): { db: Kysely<DB>; checkpoints: WalCheckpoints | undefined } {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL lets readers work while a writer commits; NORMAL sync is durable across app crashes under WAL.
@@ -29,7 +41,16 @@ function openSqlite(file: string): Kysely<DB> {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   cachePreparedStatements(sqlite);
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  let checkpoints: WalCheckpoints | undefined;
+  if (file !== ':memory:') {
+    // Checkpoints run in a thread of their own (wal-checkpoints.ts); this connection only past the safety net.
+    sqlite.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
+    checkpoints = new WalCheckpoints(file, (message) =>
+      console.error(JSON.stringify({ level: 50, msg: 'a WAL checkpoint failed; the server’s own connection checkpoints past the safety net', err: message })),
+    );
+    checkpoints.start();
+  }
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), checkpoints };
 }
 
 /**
