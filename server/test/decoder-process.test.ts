@@ -221,14 +221,17 @@ describe('the decoder process', () => {
     try {
       const api = apiClient(server.url);
       const token = (await api.post<{ token: string }>('/signup', newPerson('lean'))).body.token;
-      // A JPEG (EXIF read by exifr), a WebP (its EXIF block handed over by libvips), a HEIC, and a bomb refused from its header.
+      // A JPEG (EXIF read by exifr), a WebP (its EXIF block handed over by libvips), a HEIC, a bomb
+      // refused from its header, and a file that is no image, refused from its first bytes.
       const res = await upload(server.url, token, [
         { source: path.join(TESTDATA, 'formats/iphone-x-orient6-gps.webp'), name: 'phone.webp' },
         { source: HEIC, name: 'phone.heic' },
         { source: JPEG, name: 'camera.jpg' },
         { source: path.join(TESTDATA, 'broken/decompression_bomb.gif'), name: 'bomb.gif' },
+        { source: path.join(TESTDATA, 'broken/not_an_image.jpg'), name: 'notes.jpg' },
       ]);
-      expect(res.body.results?.map((r) => r.status)).toEqual(['kept', 'kept', 'kept', 'refused']);
+      expect(res.body.results?.map((r) => r.status)).toEqual(['kept', 'kept', 'kept', 'refused', 'refused']);
+      expect(res.body.results?.[4]?.reason).toMatch(/not an image|not a supported image/);
       const webp = (await api.get<{ camera: string | null; gps: unknown }>(`/api/images/${res.body.results?.[0]?.imageId}`, token)).body;
       expect(webp.camera).not.toBeNull();
       expect(webp.gps).not.toBeNull();

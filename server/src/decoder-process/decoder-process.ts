@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { Decoder } from '../ingest/file-type.js';
+import { type Decoder, type SniffedType, sniffImageType } from '../ingest/file-type.js';
 import { deriveAvatar, deriveImages, type DerivedImages } from '../image-processing/derive.js';
 import { type ExifFacts, readExif } from '../image-processing/exif.js';
 import { type ProbedImage, probeImage } from '../image-processing/probe.js';
@@ -13,9 +13,11 @@ import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './p
 /**
  * Turns uploaded files into the pictures the library shows (media-processor.ts, the profile image),
  * and reads what they say of themselves first: all of it where the pictures are decoded, so the
- * server itself never loads an image library.
+ * server itself never loads an image library (decision 0031).
  */
 export interface ImageDecoder {
+  /** What a file's first bytes (SNIFF_BYTES of them) say it is, or why it is refused (file-type.ts). */
+  sniff(head: Buffer): Promise<SniffedType | { refused: string }>;
   /** The upright size and decode cost from the file's header (probe.ts); refuses a bomb or an unreadable file. */
   probe(file: string, decoder: Decoder): Promise<ProbedImage>;
   /** What the camera recorded (exif.ts); never fails for missing or broken EXIF. */
@@ -154,6 +156,14 @@ export class DecoderProcess implements ImageDecoder {
   /** Every running decoder process's pid: the shared one and those trying a picture again alone. */
   get pids(): number[] {
     return [this.child, ...this.loners].flatMap((child) => (child?.process.pid === undefined ? [] : [child.process.pid]));
+  }
+
+  async sniff(head: Buffer): Promise<SniffedType | { refused: string }> {
+    // An empty file is refused here: no process is started for it.
+    if (head.length === 0) return sniffImageType(head);
+    const reply = await this.request({ kind: 'sniff', head }, 0);
+    if (reply.kind !== 'sniff') throw new Error('the decoder process answered another request');
+    return reply.type;
   }
 
   async probe(file: string, decoder: Decoder): Promise<ProbedImage> {
@@ -338,6 +348,7 @@ function bytes(data: Uint8Array): Buffer {
  * priority around each decode (background-priority.ts), as the decoder process sets all of itself.
  */
 export const inlineDecoder: ImageDecoder = {
+  sniff: (head) => sniffImageType(head),
   probe: (file, decoder) => probeImage(file, decoder),
   exif: (file) => readExif(file),
   derive: (file, decoder) => inBackground(() => deriveImages(file, decoder)),

@@ -1,12 +1,14 @@
 import type { ExifFacts } from '../image-processing/exif.js';
 import type { ProbedImage } from '../image-processing/probe.js';
-import type { Decoder } from '../ingest/file-type.js';
+import type { Decoder, SniffedType } from '../ingest/file-type.js';
 
 /**
- * What the server asks of the decoder process: what a file's header says (its upright size and
- * decode cost), what its camera recorded, one picture's derived images, or an avatar.
+ * What the server asks of the decoder process: what a file's first bytes say it is, what its header
+ * says (its upright size and decode cost), what its camera recorded, one picture's derived images,
+ * or an avatar.
  */
 export type DecodeRequest =
+  | { id: number; kind: 'sniff'; head: Uint8Array }
   | { id: number; kind: 'probe'; file: string; decoder: Decoder }
   | { id: number; kind: 'exif'; file: string }
   | { id: number; kind: 'derive'; file: string; decoder: Decoder }
@@ -23,6 +25,7 @@ export interface EncodedImage {
  * who uploaded it (image-errors.ts's UnreadableImageError, kept across the process boundary).
  */
 export type DecodeReply =
+  | { id: number; ok: true; kind: 'sniff'; type: SniffedType | { refused: string } }
   | ({ id: number; ok: true; kind: 'probe' } & ProbedImage)
   | { id: number; ok: true; kind: 'exif'; facts: ExifFacts }
   | { id: number; ok: true; kind: 'derive'; display: EncodedImage; thumbnail: EncodedImage; placeholder: string }

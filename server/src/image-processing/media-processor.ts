@@ -5,7 +5,7 @@ import type { Clock } from '../shared/clock.js';
 import { removeAbandonedPartials } from '../storage/local-leftovers.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/storage.js';
-import type { Decoder } from '../ingest/file-type.js';
+import type { Decoder, SniffedType } from '../ingest/file-type.js';
 import type { MediaRepository, NewMedia } from '../images/media.repository.js';
 import type { MediaClaimsRepository } from './media-claims.repository.js';
 import { Claims } from './claims.js';
@@ -85,6 +85,11 @@ export class MediaProcessor {
     await this.sweep.stop();
     await this.claims.idle();
     await this.claims.release().catch((err: unknown) => this.deps.logger.warn({ err }, 'releasing image work failed'));
+  }
+
+  /** What an uploaded file's first bytes say it is, told where pictures are decoded (the server loads no image library). */
+  sniff(head: Buffer): Promise<SniffedType | { refused: string }> {
+    return this.deps.decoder.sniff(head);
   }
 
   /** What an uploaded file's header says, read where pictures are decoded (the server loads no image library). */

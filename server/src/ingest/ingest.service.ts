@@ -6,7 +6,6 @@ import type { Clock } from '../shared/clock.js';
 import type { MediaRepository } from '../images/media.repository.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
 import type { MediaProcessor } from '../image-processing/media-processor.js';
-import { sniffImageType } from './file-type.js';
 import type { ReceivedFile } from './receive-file.js';
 import { cutAtCodePoint, withoutLoneSurrogates } from './whole-characters.js';
 
@@ -43,7 +42,7 @@ export class IngestService {
     const { media, processor, clock } = this.deps;
     const refuse = (reason: string, refusal: RefusalKind): IngestOutcome => ({ fileName, status: 'refused', reason, refusal });
 
-    const type = await sniffImageType(file.head);
+    const type = await processor.sniff(file.head);
     if ('refused' in type) return refuse(type.refused, 'not-an-image');
 
     const link = async (row: Parameters<MediaRepository['linkImage']>[0]['media']) =>

@@ -4,7 +4,6 @@ import type { Readable } from 'node:stream';
 import type { AuthUser } from '../auth/auth-user.js';
 import type { UsersRepository } from '../auth/users.repository.js';
 import { AppError } from '../http/errors.js';
-import { sniffImageType } from '../ingest/file-type.js';
 import { receiveFile } from '../ingest/receive-file.js';
 import type { ImageDecoder } from '../decoder-process/decoder-process.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
@@ -28,9 +27,9 @@ export class ProfileImageService {
     const received = await receiveFile(stream, this.deps.tempDir);
     try {
       if (stream.truncated) throw new AppError(413, `The file is larger than the ${Math.round(maxBytes / 1048576)} MB limit.`);
-      const type = await sniffImageType(received.head);
-      if ('refused' in type) throw new AppError(415, type.refused);
       const { pool, decoder } = this.deps;
+      const type = await decoder.sniff(received.head);
+      if ('refused' in type) throw new AppError(415, type.refused);
       const avatar = await decoder.probe(received.tempPath, type.decoder)
         // The decode's peak memory reserved in the pool, as for any upload (task-pool.ts).
         .then((probed) => pool.run(() => decoder.avatar(received.tempPath, type.decoder, AVATAR_SIZE, probed.processingBytes), probed.processingBytes))
