@@ -48,6 +48,10 @@ export class WalCheckpoints {
   private lastSeen: string | undefined;
   private lastWriteAt = 0;
   private closed = false;
+  /** A look under way: the next tick skips rather than run beside it (ending a thread may take a while). */
+  private looking = false;
+  /** No thread is started again before this time after one failed (a file it cannot open would otherwise fail every second). */
+  private retryAfter = 0;
 
   constructor(
     private readonly file: string,
@@ -56,7 +60,11 @@ export class WalCheckpoints {
   ) {}
 
   start(): void {
-    this.monitor = setInterval(() => void this.look(), ACTIVITY_CHECK_MS);
+    this.monitor = setInterval(() => {
+      if (this.looking) return;
+      this.looking = true;
+      void this.look().finally(() => (this.looking = false));
+    }, ACTIVITY_CHECK_MS);
     this.monitor.unref();
   }
 
@@ -81,7 +89,7 @@ export class WalCheckpoints {
     else if (seen !== this.lastSeen) {
       this.lastSeen = seen;
       this.lastWriteAt = now;
-      this.worker ??= this.startThread();
+      if (now >= this.retryAfter) this.worker ??= this.startThread();
     } else if (this.worker && now - this.lastWriteAt > THREAD_IDLE_MS) {
       await this.endThread();
     }
@@ -92,7 +100,10 @@ export class WalCheckpoints {
     const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { driver, file: this.file, everyMs: CHECKPOINT_EVERY_MS } });
     worker.unref();
     worker.on('message', (message: string) => this.onError(message));
-    worker.on('error', (error) => this.onError(error.message));
+    worker.on('error', (error) => {
+      this.retryAfter = this.clock() + THREAD_IDLE_MS;
+      this.onError(error.message);
+    });
     worker.on('exit', () => {
       if (this.worker === worker) this.worker = undefined;
     });
