@@ -21,9 +21,9 @@ export interface CallContext<C extends CallDef> {
   reply: FastifyReply;
 }
 
-/** A response already serialized (and checked against the call's schema when it was made). */
+/** A response already serialized (and checked against the call's schema when it was made): text, or its UTF-8 bytes. */
 export class PreSerialized {
-  constructor(readonly json: string) {}
+  constructor(readonly json: string | Buffer) {}
 }
 
 export interface RouteOptions {

@@ -2,10 +2,11 @@ import type { ImageWithMedia } from '../images/images.repository.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, NO_FACTS } from './image-cards.js';
 import { keepOn, type Kept } from '../shared/kept-on.js';
+import { JsonBytes } from '../shared/json-bytes.js';
 
 /**
- * An image as the contract's JSON text (`image`, keys in the schema's order), joined from pieces
- * kept with its card: what the row shows (kept per row object), what its tags and likes show (per
+ * An image as the contract's JSON text (`image`, keys in the schema's order, UTF-8), copied from
+ * pieces kept with its card: what the row shows (kept per row object), what its tags and likes show (per
  * facts object), and only the viewer's own parts — URLs, location, `liked` — made per request.
  * Cards change by being replaced, never in place (image-cards.ts), so a piece kept for a card
  * object is that card's for good.
@@ -14,6 +15,11 @@ import { keepOn, type Kept } from '../shared/kept-on.js';
  * contract with zod and stringifying them was a good part of every page, and the objects were most
  * of the garbage the collector then spent a fifth of the server's time on. The text built here is
  * the same text (server/test/card-json.test.ts compares it with the zod-checked answer).
+ *
+ * The pieces are kept as UTF-8 bytes, not text: an answer is then one copy of its pieces into one
+ * Buffer, which the socket sends as it is. Joining text pieces made a string the socket then encoded
+ * again, and for a search's 500 images (~300 KB) joining and encoding took ~0.5 ms against ~0.08 ms
+ * for the copy (issue 13's soak: searches were a fifth of the server's time; decision 0032).
  */
 export interface ViewerParts {
   /** Signed URLs (URL-safe text: nothing to escape), null while the derived file is missing. */
@@ -26,21 +32,21 @@ export interface ViewerParts {
 
 interface RowParts {
   /** `{"_id":…,"imageName":…,"FileName":…,"trimmedURL":` */
-  head: string;
+  head: Buffer;
   /** `,"placeholder":…,"camera":…,"gps":null` */
-  middle: string;
-  /** The same with the position, `…,"gps":{"latitude":…,"longitude":…}` (the same text when the photo has none). */
-  middleWithPosition: string;
+  middle: Buffer;
+  /** The same with the position, `…,"gps":{"latitude":…,"longitude":…}` (the same bytes when the photo has none). */
+  middleWithPosition: Buffer;
   /** `,"uploadedBy":…,"createdAt":…}` */
-  tail: string;
+  tail: Buffer;
 }
 
 /** What a facts object shows, for a viewer who likes the image and for one who does not. */
 interface FactsParts {
   /** `,"tags":…,"allTags":…,"customTags":…,"likes":…,"liked":true` */
-  liked: string;
+  liked: Buffer;
   /** `…,"liked":false` */
-  notLiked: string;
+  notLiked: Buffer;
 }
 
 /** Kept on each row and facts object (shared/kept-on.ts: not in WeakMaps, which slowed every full collection). */
@@ -54,28 +60,28 @@ function partsOf(row: ImageWithMedia): RowParts {
 }
 
 function makeRowParts(row: ImageWithMedia): RowParts {
-  // Joined, not templated: templates leave trees of string pieces, ~4× the flat text, and these are kept.
+  // Joined, not templated (templates leave trees of string pieces), then kept as UTF-8 bytes.
   const middle = [
     ',"placeholder":', text(row.placeholder), ',"width":', text(row.media_width), ',"height":', text(row.media_height),
     ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
     ',"camera":', text(row.camera), ',"gps":',
   ].join('');
-  const withoutPosition = `${middle}null`;
+  const withoutPosition = Buffer.from(`${middle}null`);
   return {
-    head: ['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join(''),
+    head: Buffer.from(['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join('')),
     middle: withoutPosition,
     middleWithPosition:
       row.gps_latitude !== null && row.gps_longitude !== null
-        ? [middle, '{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')
+        ? Buffer.from([middle, '{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join(''))
         : withoutPosition,
-    tail: [',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join(''),
+    tail: Buffer.from([',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join('')),
   };
 }
 
 function makeFactsParts(facts: CardFacts): FactsParts {
   const tags = text(facts.tags);
   const shown = [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
-  return { liked: `${shown}true`, notLiked: `${shown}false` };
+  return { liked: Buffer.from(`${shown}true`), notLiked: Buffer.from(`${shown}false`) };
 }
 
 /** The facts of images nobody tagged or liked are one frozen object: its pieces are made once. */
@@ -90,18 +96,18 @@ function factsParts(facts: CardFacts): FactsParts {
  * A viewer's two URLs of an image as they stand in its JSON, `"<display>","thumbnailURL":"<thumb>"`
  * (null for a file not made yet): one piece, which the presenter keeps per viewer and image.
  */
-export function urlsJson(display: string | null, thumb: string | null): string {
-  return [display === null ? 'null' : `"${display}"`, ',"thumbnailURL":', thumb === null ? 'null' : `"${thumb}"`].join('');
+export function urlsJson(display: string | null, thumb: string | null): Buffer {
+  return Buffer.from([display === null ? 'null' : `"${display}"`, ',"thumbnailURL":', thumb === null ? 'null' : `"${thumb}"`].join(''));
 }
 
 /**
- * Appends the five pieces of one image's JSON text for one viewer to `out`, which the caller joins
- * once for the whole answer (a page's 50 images, a search's 500): no string is made per image, and
- * joining costs per piece, so each piece holds as much as can be kept whole — the row's parts with
- * and without the position, the facts' parts for a viewer who likes the image and one who does not,
- * the viewer's two URLs together.
+ * Appends the five pieces of one image's JSON for one viewer to `out`, which the caller copies once
+ * into the whole answer (a page's 50 images, a search's 500: JsonBytes): nothing is made per image,
+ * and copying costs per piece, so each piece holds as much as can be kept whole — the row's parts
+ * with and without the position, the facts' parts for a viewer who likes the image and one who does
+ * not, the viewer's two URLs together.
  */
-export function appendCardJson(out: string[], row: ImageWithMedia, facts: CardFacts, urls: string, location: boolean, liked: boolean): void {
+export function appendCardJson(out: JsonBytes, row: ImageWithMedia, facts: CardFacts, urls: Buffer, location: boolean, liked: boolean): void {
   const parts = partsOf(row);
   const shown = factsParts(facts);
   out.push(parts.head, urls, location ? parts.middleWithPosition : parts.middle, liked ? shown.liked : shown.notLiked, parts.tail);
@@ -109,7 +115,7 @@ export function appendCardJson(out: string[], row: ImageWithMedia, facts: CardFa
 
 /** One image's JSON text for one viewer. */
 export function cardJson(row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): string {
-  const out: string[] = [];
+  const out = new JsonBytes();
   appendCardJson(out, row, facts, urlsJson(viewer.display, viewer.thumb), viewer.location, viewer.liked);
-  return out.join('');
+  return out.toBuffer().toString('utf8');
 }

@@ -7,6 +7,7 @@ import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, type ImageCards, NO_FACTS } from '../image-cards/image-cards.js';
 import { appendCardJson, urlsJson, type ViewerParts } from '../image-cards/card-json.js';
+import { JSON_CLOSE_ARRAY, JSON_COMMA, JSON_OPEN_ARRAY, JsonBytes } from '../shared/json-bytes.js';
 import type { ImageWithMedia } from './images.repository.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 
@@ -36,10 +37,10 @@ export class ImagePresenter {
    * Signed URLs of the current expiry window, by viewer and image, as the one piece of JSON a page
    * writes them as (card-json.ts `urlsJson`): a page reads them from here (a lookup per image) and
    * signs only those it does not find, all in one call (image-urls.ts). Keyed by viewer, then by
-   * image id (a number: no key text made per lookup). One string per image and viewer, not a pair
-   * of URLs in an array: a third of the objects every full collection marks.
+   * image id (a number: no key text made per lookup). One piece (UTF-8 bytes) per image and viewer,
+   * not a pair of URLs in an array: a third of the objects every full collection marks.
    */
-  private urls = new Map<string, Map<number, string>>();
+  private urls = new Map<string, Map<number, Buffer>>();
   private urlCount = 0;
   private urlsExpireAt = 0;
 
@@ -122,14 +123,16 @@ export class ImagePresenter {
   }
 
   /**
-   * The same images as `presentIds`, as the JSON text of an array (image-cards/card-json.ts: joined
-   * from pieces kept with the cards, no objects made and no zod check per image — the text is the
-   * one the contract's serializer would write). `around`: the text of the answer before and after
-   * the array; the whole answer is joined once from the pieces of every image, so it is one flat
-   * string (a template around a joined array is a tree of pieces that sending flattens again).
+   * The same images as `presentIds`, as the JSON of an array in UTF-8 (image-cards/card-json.ts:
+   * copied from pieces kept with the cards, no objects made and no zod check per image — the text is
+   * the one the contract's serializer would write). `around`: the text of the answer before and
+   * after the array; the whole answer is copied once from the pieces of every image into one Buffer
+   * (shared/json-bytes.ts), which is sent as it is.
    */
-  async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<string> {
-    const out = [around.before, '['];
+  async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<Buffer> {
+    const out = new JsonBytes();
+    out.pushText(around.before);
+    out.push(JSON_OPEN_ARRAY);
     if (ids.length > 0) {
       const { version } = await this.sources.versionOf(viewer);
       const rows = await this.sources.cards.rows(ids, version);
@@ -142,12 +145,13 @@ export class ImagePresenter {
       for (let index = 0; index < rows.length; index += 1) {
         const row = rows[index] as ImageWithMedia;
         const card = facts[index] ?? NO_FACTS;
-        if (index > 0) out.push(',');
-        appendCardJson(out, row, card, urls[index] as string, maySeeLocation(viewer, row), viewerId !== undefined && card.likers.includes(viewerId));
+        if (index > 0) out.push(JSON_COMMA);
+        appendCardJson(out, row, card, urls[index] as Buffer, maySeeLocation(viewer, row), viewerId !== undefined && card.likers.includes(viewerId));
       }
     }
-    out.push(']', around.after);
-    return out.join('');
+    out.push(JSON_CLOSE_ARRAY);
+    out.pushText(around.after);
+    return out.toBuffer();
   }
 
   /** Each row's display and thumbnail URL for this viewer (null while that file is not made yet), signed now in one call. */
@@ -163,7 +167,7 @@ export class ImagePresenter {
   }
 
   /** Each row's URLs for this viewer as their piece of JSON (urlsJson), by position: kept ones looked up, the rest signed in one call. */
-  private urlsJsonOf(rows: readonly ImageWithMedia[], viewer: Viewer): string[] {
+  private urlsJsonOf(rows: readonly ImageWithMedia[], viewer: Viewer): Buffer[] {
     const expiresAt = this.urlWindow();
     if (expiresAt !== this.urlsExpireAt || this.urlCount > MAX_CACHED_URLS) {
       this.urls = new Map();
@@ -173,8 +177,8 @@ export class ImagePresenter {
     const tag = viewerTag(viewer);
     let kept = this.urls.get(tag);
     if (!kept) this.urls.set(tag, (kept = new Map()));
-    const found: (string | undefined)[] = rows.map((row) => kept.get(row.id));
-    if (!found.includes(undefined)) return found as string[];
+    const found: (Buffer | undefined)[] = rows.map((row) => kept.get(row.id));
+    if (!found.includes(undefined)) return found as Buffer[];
     const missing = rows.filter((_, index) => found[index] === undefined);
     const signed = this.signedUrlsOf(missing, viewer);
     let at = 0;

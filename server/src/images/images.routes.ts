@@ -21,6 +21,6 @@ export function registerImageRoutes(
   registerCall(app, authenticate, calls.getLibrary, ({ user, query }) =>
     images.page(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE),
   { alsoWebScreen: true });
-  registerCall(app, authenticate, calls.searchImages, async ({ user, query }) => new PreSerialized(`{"images":${await search.searchJson(user, query.query)}}`));
+  registerCall(app, authenticate, calls.searchImages, async ({ user, query }) => new PreSerialized(await search.searchJson(user, query.query)));
   registerCall(app, authenticate, calls.deleteImages, ({ user, body }) => images.delete(user, body.imageIds));
 }

@@ -18,7 +18,7 @@ export interface GridPage {
 
 /** Viewing, listing and deleting images, always as seen by one person (DECISIONS §3). */
 export class ImagesService {
-  private readonly pages = new PageCache(500, { admitSecondAsk: true });
+  private readonly pages = new PageCache<Buffer>(500, { admitSecondAsk: true });
 
   constructor(
     private readonly deps: {
@@ -36,12 +36,12 @@ export class ImagesService {
   ) {}
 
   /**
-   * One gallery page as JSON text (the contract's `getGridImages` answer, written without objects:
+   * One gallery page as JSON, UTF-8 (the contract's `getGridImages` answer, written without objects:
    * ImagePresenter.presentIdsJson). Pages are kept, serialized, per person and page until the
    * library version or the URL-signing window changes: the gallery's first pages are read on every
    * visit and rarely change, so most reads cost a version check and a lookup.
    */
-  async pageJson(user: AuthUser, page: number, limit: number): Promise<string> {
+  async pageJson(user: AuthUser, page: number, limit: number): Promise<Buffer> {
     const { version, ids } = await this.deps.visibleIds.of(user);
     const key = `${user.id}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, version);

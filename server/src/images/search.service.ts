@@ -11,6 +11,8 @@ import { MatchLists, type Placed } from '../read-caches/match-lists.js';
 import type { ImagePresenter } from './image-presenter.js';
 
 const MAX_RESULTS = 500;
+/** The answer around its array of images. */
+const ANSWER_AROUND = { before: '{"images":', after: '}' };
 /** Tags a query's prefix may stand for (the most used first), so a short query stays one small `in`. */
 const MAX_MATCHED_TAGS = 50;
 /** Up to this many possible matches, a search reads just them (`fewCandidates`); past it, the gallery order. */
@@ -41,14 +43,14 @@ export class SearchService {
 
   private readonly matchLists: MatchLists;
 
-  /** The matching images as the JSON text of an array (ImagePresenter.presentIdsJson). */
-  async searchJson(user: AuthUser, text: string): Promise<string> {
+  /** The contract's `searchImages` answer, `{"images":[…]}`, as UTF-8 JSON (ImagePresenter.presentIdsJson). */
+  async searchJson(user: AuthUser, text: string): Promise<Buffer> {
     const needle = text.trim().toLowerCase();
     // No file name or tag holds a control character (ingest and tags/ remove or refuse them), so
     // none can match; and SQLite's `like` stops reading its pattern at a NUL (which then matched
     // every image) while PostgreSQL refuses a NUL in text outright.
     // eslint-disable-next-line no-control-regex
-    if (!needle || /[\u0000-\u001f\u007f]/.test(needle)) return '[]';
+    if (!needle || /[\u0000-\u001f\u007f]/.test(needle)) return this.presenter.presentIdsJson([], user, ANSWER_AROUND);
     const pattern = `%${needle.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     const view = await this.vocabulary.of(user);
     const tags = await view.startingWith(normalizeTag(text), MAX_MATCHED_TAGS);
@@ -82,7 +84,7 @@ export class SearchService {
       readAll: () => this.matchingIds(user, needle, tags, matches),
       recheck: (changed) => this.recheck(user, changed, matches(true)),
     });
-    return this.presenter.presentIdsJson(ids, user);
+    return this.presenter.presentIdsJson(ids, user, ANSWER_AROUND);
   }
 
   /** Which of these images the person sees and that match now, with their places in the gallery order. */

@@ -1,5 +1,5 @@
 /**
- * Serialized responses by key, each valid for one library version; the least recently used go
+ * Serialized responses (text, or UTF-8 bytes: shared/json-bytes.ts) by key, each valid for one library version; the least recently used go
  * first once `max` are kept. A cache hit is only ever served for the version it was made from, so
  * a change anywhere (in any process: the version is in the database) is seen on the next read.
  *
@@ -11,8 +11,8 @@
  * did there (decision 0028). A person scrolling a quiet library asks for each page more than once
  * within a version (their next visit, previous/next, another tab), so pages are still kept then.
  */
-export class PageCache {
-  private readonly entries = new Map<string, { version: number; json: string }>();
+export class PageCache<T = string> {
+  private readonly entries = new Map<string, { version: number; json: T }>();
   /** Keys asked for and missed, with the version they missed at: the second ask at that version is kept. */
   private readonly missed = new Map<string, number>();
 
@@ -21,7 +21,7 @@ export class PageCache {
     private readonly options: { admitSecondAsk?: boolean } = {},
   ) {}
 
-  get(key: string, version: number): string | undefined {
+  get(key: string, version: number): T | undefined {
     const entry = this.entries.get(key);
     if (entry) {
       this.entries.delete(key);
@@ -33,7 +33,7 @@ export class PageCache {
     return undefined;
   }
 
-  set(key: string, version: number, json: string): void {
+  set(key: string, version: number, json: T): void {
     if (this.options.admitSecondAsk && !this.askedBefore(key, version)) return;
     this.entries.delete(key);
     this.entries.set(key, { version, json });

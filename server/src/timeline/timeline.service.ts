@@ -18,7 +18,7 @@ export class TimelineService {
    * changed, and a version bump that added nothing (a like, a tag) keeps the same array.
    */
   private readonly monthsByKeys = new WeakMap<Float64Array, string>();
-  private readonly pages = new PageCache(300, { admitSecondAsk: true });
+  private readonly pages = new PageCache<Buffer>(300, { admitSecondAsk: true });
 
   constructor(
     private readonly deps: { images: ImagesRepository; visibleIds: VisibleIds; presenter: ImagePresenter },
@@ -36,8 +36,8 @@ export class TimelineService {
     return json;
   }
 
-  /** One page of a month, as JSON text. */
-  async monthPageJson(user: AuthUser, month: string, page: number, limit: number): Promise<string> {
+  /** One page of a month, as JSON (UTF-8). */
+  async monthPageJson(user: AuthUser, month: string, page: number, limit: number): Promise<Buffer> {
     const list = await this.deps.visibleIds.of(user);
     const key = `${user.id}|${month}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, list.version);
@@ -48,7 +48,7 @@ export class TimelineService {
   }
 
   /** The contract's `getTimelineMonth` answer as text, its images written by ImagePresenter.presentIdsJson. */
-  private async monthPage(user: AuthUser, list: VisibleIdList, month: string, page: number, limit: number): Promise<string> {
+  private async monthPage(user: AuthUser, list: VisibleIdList, month: string, page: number, limit: number): Promise<Buffer> {
     const { start, end } = monthRange(list.keys, month);
     const from = Math.min(start + (page - 1) * limit, end);
     const to = Math.min(from + limit, end);
