@@ -252,7 +252,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   // Pictures stored before the timeline get every fact read again from their originals, in the background.
   let factsBackfill: ReturnType<typeof startFactsBackfill> | undefined;
   app.addHook('onReady', async () => {
-    factsBackfill = startFactsBackfill({ repository: new FactsBackfillRepository(database.db), storage, tempDir: config.tempDir, logger: app.log });
+    factsBackfill = startFactsBackfill({ repository: new FactsBackfillRepository(database.db), storage, exif: imageDecoder, tempDir: config.tempDir, logger: app.log });
   });
   app.addHook('onClose', async () => factsBackfill?.stop());
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DecoderProcess, decoderProcess, FRESH_PROCESS_BYTES, SERVER_ONLY_MALLOC_SETTINGS } from '../src/decoder-process/decoder-process.js';
 import { deriveImages } from '../src/image-processing/derive.js';
@@ -239,6 +240,49 @@ describe('the decoder process', () => {
       expect(maps).not.toMatch(/libvips|sharp-/);
     } finally {
       await server.stop();
+    }
+  }, 120_000);
+
+  it('reads the facts of pictures stored before the timeline in the decoder process too (the facts backfill)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'photo-backfill-'));
+    try {
+      let server = await startChildServer({}, { dataDir });
+      let api = apiClient(server.url);
+      const token = (await api.post<{ token: string }>('/signup', newPerson('old'))).body.token;
+      // A WebP, whose EXIF block libvips hands over, and a JPEG, read by exifr.
+      const res = await upload(server.url, token, [
+        { source: path.join(TESTDATA, 'formats/iphone-x-orient6-gps.webp'), name: 'phone.webp' },
+        { source: JPEG, name: 'camera.jpg' },
+      ]);
+      expect(res.body.results?.map((r) => r.status)).toEqual(['kept', 'kept']);
+      await server.stop();
+      // As migration 010 leaves pictures stored before the timeline: their facts are read again at start.
+      const db = new SQLite(path.join(dataDir, 'photos.sqlite'));
+      const current = (db.prepare('select max(facts_version) as v from media').get() as { v: number }).v;
+      db.prepare('update media set facts_version = 0, lens = null, file_date = null').run();
+      db.close();
+
+      server = await startChildServer({}, { dataDir });
+      try {
+        api = apiClient(server.url);
+        const pending = () => {
+          const reader = new SQLite(path.join(dataDir, 'photos.sqlite'), { readonly: true });
+          try {
+            return (reader.prepare('select count(*) as n from media where facts_version < ?').get(current) as { n: number }).n;
+          } finally {
+            reader.close();
+          }
+        };
+        await until(() => pending() === 0, 20_000);
+        const webp = (await api.get<{ camera: string | null; gps: unknown }>(`/api/images/${res.body.results?.[0]?.imageId}`, token)).body;
+        expect(webp.camera).not.toBeNull();
+        expect(webp.gps).not.toBeNull();
+        expect(readFileSync(`/proc/${server.pid}/maps`, 'utf8')).not.toMatch(/libvips|sharp-/);
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
     }
   }, 120_000);
 

@@ -1,5 +1,5 @@
 import { deriveAvatar, deriveImages } from '../image-processing/derive.js';
-import { readExif } from '../image-processing/exif.js';
+import { readExif, readExifFromBytes } from '../image-processing/exif.js';
 import { probeImage } from '../image-processing/probe.js';
 import { sniffImageType } from '../ingest/file-type.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
@@ -60,6 +60,10 @@ async function answer(request: DecodeRequest): Promise<DecodeReply> {
   }
   if (request.kind === 'probe') return { id: request.id, ok: true, kind: 'probe', ...(await probeImage(request.file, request.decoder)) };
   if (request.kind === 'exif') return { id: request.id, ok: true, kind: 'exif', facts: await readExif(request.file) };
+  if (request.kind === 'exif-head') {
+    const head = Buffer.from(request.head.buffer, request.head.byteOffset, request.head.byteLength);
+    return { id: request.id, ok: true, kind: 'exif', facts: await readExifFromBytes(head) };
+  }
   if (request.kind === 'avatar') {
     const data = await deriveAvatar(request.file, request.decoder, request.size);
     return { id: request.id, ok: true, kind: 'avatar', data };

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { type Decoder, type SniffedType, sniffImageType } from '../ingest/file-type.js';
 import { deriveAvatar, deriveImages, type DerivedImages } from '../image-processing/derive.js';
-import { type ExifFacts, readExif } from '../image-processing/exif.js';
+import { type ExifFacts, readExif, readExifFromBytes } from '../image-processing/exif.js';
 import { type ProbedImage, probeImage } from '../image-processing/probe.js';
 import { lowerImageThreads } from '../image-processing/background-priority.js';
 import { afterImageWork } from '../image-processing/give-back-memory.js';
@@ -22,6 +22,8 @@ export interface ImageDecoder {
   probe(file: string, decoder: Decoder): Promise<ProbedImage>;
   /** What the camera recorded (exif.ts); never fails for missing or broken EXIF. */
   exif(file: string): Promise<ExifFacts>;
+  /** The same from a file's first bytes (a stored original's head, fetched from S3: image-info/stored-facts.ts). */
+  exifOfHead(head: Buffer): Promise<ExifFacts>;
   /** `peakBytes`: what the decode is expected to hold at its peak (decode-cost.ts), when known. */
   derive(file: string, decoder: Decoder, peakBytes?: number): Promise<DerivedImages>;
   avatar(file: string, decoder: Decoder, size: number, peakBytes?: number): Promise<Buffer>;
@@ -174,6 +176,12 @@ export class DecoderProcess implements ImageDecoder {
 
   async exif(file: string): Promise<ExifFacts> {
     const reply = await this.request({ kind: 'exif', file }, 0);
+    if (reply.kind !== 'exif') throw new Error('the decoder process answered another request');
+    return reply.facts;
+  }
+
+  async exifOfHead(head: Buffer): Promise<ExifFacts> {
+    const reply = await this.request({ kind: 'exif-head', head }, 0);
     if (reply.kind !== 'exif') throw new Error('the decoder process answered another request');
     return reply.facts;
   }
@@ -351,6 +359,7 @@ export const inlineDecoder: ImageDecoder = {
   sniff: (head) => sniffImageType(head),
   probe: (file, decoder) => probeImage(file, decoder),
   exif: (file) => readExif(file),
+  exifOfHead: (head) => readExifFromBytes(head),
   derive: (file, decoder) => inBackground(() => deriveImages(file, decoder)),
   avatar: (file, decoder, size) => inBackground(() => deriveAvatar(file, decoder, size)),
   // sharp's output buffers are the server's here: collected as often as once a second.

@@ -4,13 +4,14 @@ import type { Decoder, SniffedType } from '../ingest/file-type.js';
 
 /**
  * What the server asks of the decoder process: what a file's first bytes say it is, what its header
- * says (its upright size and decode cost), what its camera recorded, one picture's derived images,
- * or an avatar.
+ * says (its upright size and decode cost), what its camera recorded (from the file, or from its
+ * first bytes: `exif-head`, answered as `exif`), one picture's derived images, or an avatar.
  */
 export type DecodeRequest =
   | { id: number; kind: 'sniff'; head: Uint8Array }
   | { id: number; kind: 'probe'; file: string; decoder: Decoder }
   | { id: number; kind: 'exif'; file: string }
+  | { id: number; kind: 'exif-head'; head: Uint8Array }
   | { id: number; kind: 'derive'; file: string; decoder: Decoder }
   | { id: number; kind: 'avatar'; file: string; decoder: Decoder; size: number };
 

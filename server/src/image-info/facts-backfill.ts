@@ -4,7 +4,7 @@ import { type ExifFacts, NO_FACTS } from '../image-processing/exif.js';
 import { type PeriodicJob, startPeriodicJob } from '../shared/periodic-job.js';
 import type { MediaStorage } from '../storage/storage.js';
 import type { FactsBackfillRepository, FactsUpdate, OldFacts } from './facts-backfill.repository.js';
-import { readStoredFacts } from './stored-facts.js';
+import { type ExifReader, readStoredFacts } from './stored-facts.js';
 
 export const BACKFILL_INTERVAL_MS = 10 * 60_000;
 /** Pictures per transaction (and per library version change). */
@@ -24,6 +24,8 @@ const MAX_ATTEMPTS = 3;
 export function startFactsBackfill(deps: {
   repository: FactsBackfillRepository;
   storage: MediaStorage;
+  /** Reads the EXIF (the decoder process: the server loads no exifr or sharp for it, decision 0031). */
+  exif: ExifReader;
   tempDir: string;
   logger: FastifyBaseLogger;
   /** Between two pictures (ms). */
@@ -36,7 +38,7 @@ export function startFactsBackfill(deps: {
   /** What was read, with what the upload kept where the original says nothing; undefined: try again later. */
   const factsOf = async (picture: OldFacts): Promise<ExifFacts | undefined> => {
     try {
-      const read = await readStoredFacts(deps.storage, picture.original_key, deps.tempDir);
+      const read = await readStoredFacts(deps.storage, picture.original_key, deps.tempDir, deps.exif);
       if (!read) deps.logger.warn({ mediaId: picture.id }, 'the original of a picture is missing; keeping the facts read at upload');
       return withKnown(read ?? NO_FACTS, picture);
     } catch (err) {

@@ -3,27 +3,31 @@ import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { type ExifFacts, hasAnyFact, isJpeg, METADATA_HEAD_BYTES, readExif, readExifFromBytes } from '../image-processing/exif.js';
+import type { ImageDecoder } from '../decoder-process/decoder-process.js';
+import { type ExifFacts, hasAnyFact, isJpeg, METADATA_HEAD_BYTES } from '../image-processing/exif.js';
 import { LocalStorage } from '../storage/local-storage.js';
 import type { MediaStorage } from '../storage/storage.js';
 
+/** Who reads EXIF: the decoder process (decision 0031), so the server loads no exifr or sharp for it. */
+export type ExifReader = Pick<ImageDecoder, 'exif' | 'exifOfHead'>;
+
 /**
  * The facts of a stored original, reading no more of it than its format needs; null when the
- * original is gone. A local file is read in place (`readExif` takes only what it needs). From S3 the
+ * original is gone. A local file is read in place (the reader takes only what it needs). From S3 the
  * first METADATA_HEAD_BYTES are streamed, which hold a JPEG's metadata (and an iPhone HEIC's); a
  * picture that keeps it after the image data (TIFF, WebP, AVIF, some HEIC) is then streamed to a
  * temporary file and read there — never whole into memory.
  */
-export async function readStoredFacts(storage: MediaStorage, key: string, tempDir: string): Promise<ExifFacts | null> {
+export async function readStoredFacts(storage: MediaStorage, key: string, tempDir: string, reader: ExifReader): Promise<ExifFacts | null> {
   if (storage instanceof LocalStorage) {
-    return (await storage.exists(key)) ? readExif(storage.pathFor(key)) : null;
+    return (await storage.exists(key)) ? reader.exif(storage.pathFor(key)) : null;
   }
   const head = await readStart(storage, key, METADATA_HEAD_BYTES);
   if (!head) return null;
-  if (head.complete || isJpeg(head.bytes) || isGif(head.bytes)) return readExifFromBytes(head.bytes);
-  const fromHead = isTiff(head.bytes) ? undefined : await readExifFromBytes(head.bytes);
+  if (head.complete || isJpeg(head.bytes) || isGif(head.bytes)) return reader.exifOfHead(head.bytes);
+  const fromHead = isTiff(head.bytes) ? undefined : await reader.exifOfHead(head.bytes);
   if (fromHead && hasAnyFact(fromHead)) return fromHead;
-  return readThroughTempFile(storage, key, tempDir);
+  return readThroughTempFile(storage, key, tempDir, reader);
 }
 
 /** The first `limit` bytes (or a little more: whole chunks) of a stored object; the rest is not fetched. */
@@ -48,13 +52,13 @@ async function readStart(storage: MediaStorage, key: string, limit: number): Pro
   return { bytes: Buffer.concat(chunks, length), complete };
 }
 
-async function readThroughTempFile(storage: MediaStorage, key: string, tempDir: string): Promise<ExifFacts | null> {
+async function readThroughTempFile(storage: MediaStorage, key: string, tempDir: string, reader: ExifReader): Promise<ExifFacts | null> {
   const object = await storage.read(key);
   if (!object) return null;
   const temp = path.join(tempDir, `facts-${randomBytes(8).toString('hex')}`);
   try {
     await pipeline(object.body, createWriteStream(temp));
-    return await readExif(temp);
+    return await reader.exif(temp);
   } finally {
     await rm(temp, { force: true });
   }
