@@ -66,22 +66,40 @@ function makeRowParts(row: ImageWithMedia): RowParts {
     ',"takenAt":', text(row.taken_at), ',"sortedAt":', text(keyToIso(row.taken_key)), ',"dateSource":', text(row.date_source),
     ',"camera":', text(row.camera), ',"gps":',
   ].join('');
-  const withoutPosition = Buffer.from(`${middle}null`);
-  return {
-    head: Buffer.from(['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join('')),
-    middle: withoutPosition,
-    middleWithPosition:
-      row.gps_latitude !== null && row.gps_longitude !== null
-        ? Buffer.from([middle, '{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join(''))
-        : withoutPosition,
-    tail: Buffer.from([',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join('')),
-  };
+  const hasPosition = row.gps_latitude !== null && row.gps_longitude !== null;
+  const [head, withoutPosition, tail, withPosition] = keptBytes(
+    ['{"_id":', text(String(row.id)), ',"imageName":', text(row.image_name), ',"FileName":', text(row.file_name), ',"trimmedURL":'].join(''),
+    `${middle}null`,
+    [',"uploadedBy":', text(String(row.uploaded_by)), ',"createdAt":', text(row.created_at), '}'].join(''),
+    ...(hasPosition ? [[middle, '{"latitude":', text(row.gps_latitude), ',"longitude":', text(row.gps_longitude), '}'].join('')] : []),
+  ) as [Buffer, Buffer, Buffer, Buffer | undefined];
+  return { head, middle: withoutPosition, middleWithPosition: withPosition ?? withoutPosition, tail };
 }
 
 function makeFactsParts(facts: CardFacts): FactsParts {
   const tags = text(facts.tags);
   const shown = [',"tags":', tags, ',"allTags":', tags, ',"customTags":', text(facts.customTags), ',"likes":', facts.likers.length, ',"liked":'].join('');
-  return { liked: Buffer.from(`${shown}true`), notLiked: Buffer.from(`${shown}false`) };
+  const [liked, notLiked] = keptBytes(`${shown}true`, `${shown}false`) as [Buffer, Buffer];
+  return { liked, notLiked };
+}
+
+/**
+ * The UTF-8 bytes of a kept object's pieces, in one Buffer of their own (views of it, in order).
+ * Not from Node's shared 8 KB pool, as `Buffer.from` takes small ones: a pooled piece gives its
+ * bytes back only with its whole slab, so a card's facts, replaced with every like or tag, could be
+ * held by whatever long-lived piece shared their slab. Here they go with their object.
+ */
+function keptBytes(...texts: string[]): Buffer[] {
+  const lengths = texts.map((piece) => Buffer.byteLength(piece));
+  const all = Buffer.allocUnsafeSlow(lengths.reduce((sum, n) => sum + n, 0));
+  let at = 0;
+  return texts.map((piece, index) => {
+    const length = lengths[index] as number;
+    all.write(piece, at, length, 'utf8');
+    const view = all.subarray(at, at + length);
+    at += length;
+    return view;
+  });
 }
 
 /** The facts of images nobody tagged or liked are one frozen object: its pieces are made once. */
