@@ -96,7 +96,8 @@ describe('a client that goes away in the middle of an upload (sqlite, a real pro
   const imageNames = () => {
     const db = new SQLite(path.join(server.dataDir, 'photos.sqlite'), { readonly: true });
     try {
-      return (db.prepare('select file_name from images order by id').all() as { file_name: string }[]).map((row) => row.file_name);
+      // By name: the two whole files are processed side by side, so either may be stored first.
+      return (db.prepare('select file_name from images order by file_name').all() as { file_name: string }[]).map((row) => row.file_name);
     } finally {
       db.close();
     }

@@ -188,6 +188,24 @@ async function countsTakeTurns(trx: Transaction<DB>, mode: 'shared' | 'alone'): 
 }
 
 /**
+ * On PostgreSQL, locks the rows of these images' tags in id order, as every other writer of tag
+ * rows takes them (adding and removing tags, one tag at a time in id order). The counts' UPDATE
+ * alone takes them in whatever order its plan reads them. Two moves to the Trash, or one and an
+ * add, could then each hold a tag row the other waits for: a deadlock, which PostgreSQL ends by
+ * failing one of them (a 500, seen under server/test/tags-count-races.test.ts).
+ */
+async function lockTagsOfImages(trx: Transaction<DB>, imageIds: readonly number[]): Promise<void> {
+  if (!hasRowLocks(trx)) return;
+  const tagIds = new Set<number>();
+  for (const ids of inListSlices(imageIds)) {
+    for (const row of await trx.selectFrom('image_tags').select('tag_id').where('image_id', 'in', ids).execute()) tagIds.add(Number(row.tag_id));
+  }
+  for (const ids of inListSlices([...tagIds].sort((a, b) => a - b))) {
+    await trx.selectFrom('tags').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  }
+}
+
+/**
  * For a delete of images (inside its transaction): takes their tags' rows off the usage counts and
  * deletes them (the foreign key would cascade, but the counts must follow).
  */
@@ -204,6 +222,7 @@ export async function forgetTagsOfImages(trx: Transaction<DB>, imageIds: readonl
 export async function addTagUsageOfImages(trx: Transaction<DB>, imageIds: readonly number[], sign: 1 | -1): Promise<void> {
   if (imageIds.length === 0) return;
   await countsTakeTurns(trx, 'shared');
+  await lockTagsOfImages(trx, imageIds);
   for (const ids of inListSlices(imageIds)) {
     await trx
       .updateTable('tags')

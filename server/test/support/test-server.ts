@@ -50,7 +50,8 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     PORT: '0',
     HOST: '127.0.0.1',
-    LOG_LEVEL: 'silent',
+    // TEST_LOG_LEVEL=error (say) shows a failing test's server errors.
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     JWT_SECRET: TEST_JWT_SECRET,
     PUBLIC_URL: 'http://photos.test',
     WEB_DIST: path.join(dataDir, 'no-web-build'),
