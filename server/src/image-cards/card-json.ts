@@ -2,7 +2,7 @@ import type { ImageWithMedia } from '../images/images.repository.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, NO_FACTS } from './image-cards.js';
 import { keepOn, type Kept } from '../shared/kept-on.js';
-import { JsonBytes } from '../shared/json-bytes.js';
+import type { JsonBytes } from '../shared/json-bytes.js';
 
 /**
  * An image as the contract's JSON text (`image`, keys in the schema's order, UTF-8), copied from
@@ -129,11 +129,4 @@ export function appendCardJson(out: JsonBytes, row: ImageWithMedia, facts: CardF
   const parts = partsOf(row);
   const shown = factsParts(facts);
   out.push(parts.head, urls, location ? parts.middleWithPosition : parts.middle, liked ? shown.liked : shown.notLiked, parts.tail);
-}
-
-/** One image's JSON text for one viewer. */
-export function cardJson(row: ImageWithMedia, facts: CardFacts, viewer: ViewerParts): string {
-  const out = new JsonBytes();
-  appendCardJson(out, row, facts, urlsJson(viewer.display, viewer.thumb), viewer.location, viewer.liked);
-  return out.toBuffer().toString('utf8');
 }
