@@ -90,6 +90,33 @@ describe.each(testDatabases)('image JSON text written from cards on %s', (databa
     expect(await text('/search?query=%20', bob.token)).toBe('{"images":[]}');
   });
 
+  it('answers many people side by side, each with their own text (answers share the bytes they are sent from)', async () => {
+    // http/answer-scratch.ts lends the same bytes to one answer after another: an answer must be
+    // whole and its viewer's own even when dozens are made and sent in the same turns.
+    const asks = [
+      ...[bob, carol, admin].flatMap((person) => [
+        { person, path: '/api/gridimages?page=1&limit=50' },
+        { person, path: '/api/gridimages?page=2&limit=1' },
+        { person, path: '/search?query=beach' },
+        { person, path: `/api/timeline/${new Date().toISOString().slice(0, 7)}?limit=2` },
+      ]),
+    ];
+    const expected = new Map<string, string>();
+    for (const ask of asks) {
+      const res = await fetch(new URL(ask.path, server.url), { headers: { accept: 'application/json', authorization: `Bearer ${ask.person.token}` } });
+      expected.set(`${ask.person.token} ${ask.path}`, `${res.status} ${await res.text()}`);
+    }
+    expect(new Set(expected.values()).size).toBeGreaterThan(6);
+    const crowd = Array.from({ length: 120 }, (_, i) => asks[(i * 7) % asks.length] as (typeof asks)[number]);
+    const answers = await Promise.all(
+      crowd.map(async (ask) => {
+        const res = await fetch(new URL(ask.path, server.url), { headers: { accept: 'application/json', authorization: `Bearer ${ask.person.token}` } });
+        return { key: `${ask.person.token} ${ask.path}`, got: `${res.status} ${await res.text()}` };
+      }),
+    );
+    for (const { key, got } of answers) expect(got).toBe(expected.get(key));
+  });
+
   it("writes a timeline month's page that the contract checks unchanged, with the same image text as the gallery", async () => {
     const { months } = JSON.parse(await text('/api/timeline', bob.token)) as { months: { month: string }[] };
     expect(months.length).toBeGreaterThan(0);

@@ -3,6 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { BodyOf, CallDef, ParamsOf, QueryOf, ResponseOf } from '@photo/contract';
 import { errorResponse } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
+import { JsonBytes } from '../shared/json-bytes.js';
+import { AnswerScratch } from './answer-scratch.js';
 import { notFound, unauthorized } from './errors.js';
 import { prefersHtml } from './web-app.js';
 import { refuseFlawedText } from './text-input.js';
@@ -21,10 +23,16 @@ export interface CallContext<C extends CallDef> {
   reply: FastifyReply;
 }
 
-/** A response already serialized (and checked against the call's schema when it was made): text, or its UTF-8 bytes. */
+/**
+ * A response already serialized (and checked against the call's schema when it was made): text, its
+ * UTF-8 bytes, or the pieces of those bytes (copied into bytes lent for the send: answer-scratch.ts).
+ */
 export class PreSerialized {
-  constructor(readonly json: string | Buffer) {}
+  constructor(readonly json: string | Buffer | JsonBytes) {}
 }
+
+/** One per process: answers made in one turn take turns with the same few scratches. */
+const answerScratch = new AnswerScratch();
 
 export interface RouteOptions {
   /** Also a screen (DECISIONS §2): a browser navigation without a token gets the web app. */
@@ -76,7 +84,14 @@ export function registerCall<C extends CallDef>(
         request,
         reply,
       });
-      if (result instanceof PreSerialized) return reply.code(status).type('application/json; charset=utf-8').send(result.json);
+      if (result instanceof PreSerialized) {
+        reply.code(status).type('application/json; charset=utf-8');
+        if (!(result.json instanceof JsonBytes)) return reply.send(result.json);
+        const lent = answerScratch.lend(result.json.byteLength);
+        // Given back only once every byte is with the kernel ('finish'), never on 'close' alone.
+        reply.raw.once('finish', lent.giveBack);
+        return reply.send(result.json.copyInto(lent.bytes));
+      }
       return reply.code(status).send(result);
     },
   });

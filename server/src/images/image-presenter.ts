@@ -126,10 +126,10 @@ export class ImagePresenter {
    * The same images as `presentIds`, as the JSON of an array in UTF-8 (image-cards/card-json.ts:
    * copied from pieces kept with the cards, no objects made and no zod check per image — the text is
    * the one the contract's serializer would write). `around`: the text of the answer before and
-   * after the array; the whole answer is copied once from the pieces of every image into one Buffer
-   * (shared/json-bytes.ts), which is sent as it is.
+   * after the array. The answer is returned as its pieces (shared/json-bytes.ts), copied once when it
+   * is sent or kept.
    */
-  async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<Buffer> {
+  async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<JsonBytes> {
     const out = new JsonBytes();
     out.pushText(around.before);
     out.push(JSON_OPEN_ARRAY);
@@ -151,7 +151,7 @@ export class ImagePresenter {
     }
     out.push(JSON_CLOSE_ARRAY);
     out.pushText(around.after);
-    return out.toBuffer();
+    return out;
   }
 
   /** Each row's display and thumbnail URL for this viewer (null while that file is not made yet), signed now in one call. */

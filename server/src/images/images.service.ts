@@ -1,6 +1,7 @@
 import type { Image } from '@photo/contract';
 import { mayDelete } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { JsonBytes } from '../shared/json-bytes.js';
 import { notFound } from '../http/errors.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import type { ImagePresenter } from './image-presenter.js';
@@ -18,7 +19,7 @@ export interface GridPage {
 
 /** Viewing, listing and deleting images, always as seen by one person (DECISIONS §3). */
 export class ImagesService {
-  private readonly pages = new PageCache<Buffer>(500, { admitSecondAsk: true });
+  private readonly pages = new PageCache<JsonBytes>(500, { admitSecondAsk: true });
 
   constructor(
     private readonly deps: {
@@ -41,7 +42,7 @@ export class ImagesService {
    * library version or the URL-signing window changes: the gallery's first pages are read on every
    * visit and rarely change, so most reads cost a version check and a lookup.
    */
-  async pageJson(user: AuthUser, page: number, limit: number): Promise<Buffer> {
+  async pageJson(user: AuthUser, page: number, limit: number): Promise<JsonBytes> {
     const { version, ids } = await this.deps.visibleIds.of(user);
     const key = `${user.id}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, version);

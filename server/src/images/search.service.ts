@@ -1,6 +1,7 @@
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import { onlyVisible } from '../access/image-visibility.js';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { JsonBytes } from '../shared/json-bytes.js';
 import type { DialectName } from '../db/database.js';
 import type { DB } from '../db/schema.js';
 import { normalizeTag } from '../tags/tag-text.js';
@@ -44,7 +45,7 @@ export class SearchService {
   private readonly matchLists: MatchLists;
 
   /** The contract's `searchImages` answer, `{"images":[…]}`, as UTF-8 JSON (ImagePresenter.presentIdsJson). */
-  async searchJson(user: AuthUser, text: string): Promise<Buffer> {
+  async searchJson(user: AuthUser, text: string): Promise<JsonBytes> {
     const needle = text.trim().toLowerCase();
     // No file name or tag holds a control character (ingest and tags/ remove or refuse them), so
     // none can match; and SQLite's `like` stops reading its pattern at a NUL (which then matched

@@ -1,5 +1,6 @@
 import { calls, type TimelineMonth } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { JsonBytes } from '../shared/json-bytes.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { PageCache } from '../read-caches/page-cache.js';
@@ -18,7 +19,7 @@ export class TimelineService {
    * changed, and a version bump that added nothing (a like, a tag) keeps the same array.
    */
   private readonly monthsByKeys = new WeakMap<Float64Array, string>();
-  private readonly pages = new PageCache<Buffer>(300, { admitSecondAsk: true });
+  private readonly pages = new PageCache<JsonBytes>(300, { admitSecondAsk: true });
 
   constructor(
     private readonly deps: { images: ImagesRepository; visibleIds: VisibleIds; presenter: ImagePresenter },
@@ -37,7 +38,7 @@ export class TimelineService {
   }
 
   /** One page of a month, as JSON (UTF-8). */
-  async monthPageJson(user: AuthUser, month: string, page: number, limit: number): Promise<Buffer> {
+  async monthPageJson(user: AuthUser, month: string, page: number, limit: number): Promise<JsonBytes> {
     const list = await this.deps.visibleIds.of(user);
     const key = `${user.id}|${month}|${page}|${limit}|${this.deps.presenter.urlWindow()}`;
     const cached = this.pages.get(key, list.version);
@@ -48,7 +49,7 @@ export class TimelineService {
   }
 
   /** The contract's `getTimelineMonth` answer as text, its images written by ImagePresenter.presentIdsJson. */
-  private async monthPage(user: AuthUser, list: VisibleIdList, month: string, page: number, limit: number): Promise<Buffer> {
+  private async monthPage(user: AuthUser, list: VisibleIdList, month: string, page: number, limit: number): Promise<JsonBytes> {
     const { start, end } = monthRange(list.keys, month);
     const from = Math.min(start + (page - 1) * limit, end);
     const to = Math.min(from + limit, end);
