@@ -145,7 +145,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const mailer = createMailer(config.mail, app.log);
   app.addHook('onClose', async () => mailer.close());
 
-  const users = new UsersRepository(database.db);
+  const users = new UsersRepository(database.db, database.localChanges);
   const throttle = new Throttle(new RateLimitsRepository(database.db), clock);
   const resets = new PasswordResetsRepository(database.db);
   const secret = await resolveJwtSecret(config);

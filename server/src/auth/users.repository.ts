@@ -1,5 +1,6 @@
 import { type CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import type { ChangeStamp, LocalChanges } from '../db/local-changes.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 
@@ -14,10 +15,20 @@ type SessionRow = SessionAccountRow & { version: number | string; reset_version:
 /** Stands for the account id in the compiled session statement (no account has it). */
 const ANY_ID = -7_340_002;
 
+/** Accounts kept for session checks at most (SQLite); past it they are all dropped and read again. */
+const MAX_KEPT_ACCOUNTS = 10_000;
+
 export class UsersRepository {
   private sessionStatement: CompiledQuery<SessionRow> | undefined;
+  /** SQLite: session answers kept with the stamp they were read at (db/local-changes.ts). */
+  private readonly keptAccounts = new Map<number, { account: SessionAccountRow | undefined; stamp: ChangeStamp }>();
+  private keptVersion: { libraryVersion: LibraryVersion; stamp: ChangeStamp } | undefined;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  /** `changes`: on SQLite, the session check is answered from what it read last while nothing changed. */
+  constructor(
+    private readonly db: Kysely<DB>,
+    private readonly changes?: LocalChanges,
+  ) {}
 
   findById(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -30,6 +41,28 @@ export class UsersRepository {
    * reads (read-caches/request-versions.ts, decision 0011). Undefined when the account is gone.
    */
   async sessionAccount(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
+    if (!this.changes) return this.readSession(id);
+    // Kept answers stand while neither table changed, through this connection (triggers) or another
+    // (data_version): a token revoked, an address confirmed or a version moved is seen at once.
+    const now = this.changes.now();
+    const kept = this.keptAccounts.get(id);
+    const version = this.keptVersion;
+    if (kept && version && kept.stamp.data === now.data && kept.stamp.users === now.users && version.stamp.data === now.data && version.stamp.library_state === now.library_state) {
+      return kept.account && { account: kept.account, libraryVersion: version.libraryVersion };
+    }
+    const read = await this.readSession(id);
+    // Kept only when nothing moved while it was read (it may have waited for a transaction to end).
+    const after = this.changes.now();
+    if (after.data === now.data && after.users === now.users && after.library_state === now.library_state) {
+      if (this.keptAccounts.size >= MAX_KEPT_ACCOUNTS) this.keptAccounts.clear();
+      this.keptAccounts.set(id, { account: read && Object.freeze(read.account), stamp: now });
+      if (read) this.keptVersion = { libraryVersion: read.libraryVersion, stamp: now };
+    }
+    return read;
+  }
+
+  /** The session statement itself. */
+  private async readSession(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
     // Built and compiled once: Kysely would build and compile the same statement on every call
     // (under the soak, every request), which cost more than running it. Only the id changes.
     this.sessionStatement ??= this.db
@@ -46,7 +79,7 @@ export class UsersRepository {
     const row = rows[0];
     if (!row) return undefined;
     const { version, reset_version: resetVersion, list_version: listVersion, ...account } = row;
-    return { account, libraryVersion: { version: Number(version), resetVersion: Number(resetVersion), listVersion: Number(listVersion) } };
+    return { account, libraryVersion: Object.freeze({ version: Number(version), resetVersion: Number(resetVersion), listVersion: Number(listVersion) }) };
   }
 
   findByEmail(email: string, db: Kysely<DB> = this.db): Promise<UserRow | undefined> {

@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { createRequire } from 'node:module';
 import type { Config } from '../config/config.js';
 import type { DB } from './schema.js';
+import { LocalChanges } from './local-changes.js';
 import { SAFETY_NET_PAGES, WalCheckpoints } from './wal-checkpoints.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -12,6 +13,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: DialectName;
+  /** SQLite only: what this connection and others changed since a moment (local-changes.ts). */
+  localChanges?: LocalChanges;
   close(): Promise<void>;
 }
 
@@ -21,10 +24,11 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
     const db = openPostgres(config.database.url);
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
-  const { db, checkpoints } = openSqlite(config.database.file);
+  const { db, checkpoints, localChanges } = openSqlite(config.database.file);
   return {
     db,
     dialect: 'sqlite',
+    localChanges,
     close: async () => {
       await checkpoints?.close();
       await db.destroy();
@@ -32,7 +36,7 @@ export function openDatabase(config: Pick<Config, 'database'>): Database {
   };
 }
 
-function openSqlite(file: string): { db: Kysely<DB>; checkpoints: WalCheckpoints | undefined } {
+function openSqlite(file: string): { db: Kysely<DB>; checkpoints: WalCheckpoints | undefined; localChanges: LocalChanges } {
   if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   // WAL lets readers work while a writer commits; NORMAL sync is durable across app crashes under WAL.
@@ -50,7 +54,7 @@ function openSqlite(file: string): { db: Kysely<DB>; checkpoints: WalCheckpoints
     );
     checkpoints.start();
   }
-  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), checkpoints };
+  return { db: new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) }), checkpoints, localChanges: new LocalChanges(sqlite) };
 }
 
 /**
