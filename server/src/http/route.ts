@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { BodyOf, CallDef, ParamsOf, QueryOf, ResponseOf } from '@photo/contract';
 import { errorResponse } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
-import { JsonBytes } from '../shared/json-bytes.js';
+import type { JsonBytes } from '../shared/json-bytes.js';
 import { AnswerScratch } from './answer-scratch.js';
 import { notFound, unauthorized } from './errors.js';
 import { prefersHtml } from './web-app.js';
@@ -24,11 +24,11 @@ export interface CallContext<C extends CallDef> {
 }
 
 /**
- * A response already serialized (and checked against the call's schema when it was made): text, its
- * UTF-8 bytes, or the pieces of those bytes (copied into bytes lent for the send: answer-scratch.ts).
+ * A response already serialized (and checked against the call's schema when it was made): text, or
+ * the UTF-8 pieces of an answer of many images (copied into bytes lent for the send: answer-scratch.ts).
  */
 export class PreSerialized {
-  constructor(readonly json: string | Buffer | JsonBytes) {}
+  constructor(readonly json: string | JsonBytes) {}
 }
 
 /** One per process: answers made in one turn take turns with the same few scratches. */
@@ -86,7 +86,7 @@ export function registerCall<C extends CallDef>(
       });
       if (result instanceof PreSerialized) {
         reply.code(status).type('application/json; charset=utf-8');
-        if (!(result.json instanceof JsonBytes)) return reply.send(result.json);
+        if (typeof result.json === 'string') return reply.send(result.json);
         const lent = answerScratch.lend(result.json.byteLength);
         // Given back only once every byte is with the kernel ('finish'), never on 'close' alone.
         reply.raw.once('finish', lent.giveBack);

@@ -1,5 +1,5 @@
 /**
- * Serialized responses (text, or UTF-8 bytes: shared/json-bytes.ts) by key, each valid for one library version; the least recently used go
+ * Serialized responses (text, or an answer's UTF-8 pieces: shared/json-bytes.ts) by key, each valid for one library version; the least recently used go
  * first once `max` are kept. A cache hit is only ever served for the version it was made from, so
  * a change anywhere (in any process: the version is in the database) is seen on the next read.
  *

@@ -4,9 +4,9 @@
  * images (~2,500 pieces, ~300 KB) that copy takes ~0.08 ms; joining the same pieces as text and then
  * encoding the string took ~0.5 ms (decision 0032).
  *
- * An answer sent once is copied into bytes lent for the send (http/answer-scratch.ts); one a cache
- * keeps is copied into a Buffer of its own (`toBuffer`). The pieces are never changed once pushed:
- * a card's pieces are replaced, not rewritten, when it changes.
+ * The copy is made when the answer is sent, into bytes lent for the send (http/answer-scratch.ts);
+ * a cache keeps the pieces themselves (decision 0034). The pieces are never changed once pushed: a
+ * card's pieces are replaced, not rewritten, when it changes.
  */
 export class JsonBytes {
   private readonly pieces: Buffer[] = [];
@@ -33,11 +33,6 @@ export class JsonBytes {
     let at = 0;
     for (const piece of this.pieces) at += piece.copy(target, at);
     return target.subarray(0, at);
-  }
-
-  /** The answer in a Buffer of its own, for a cache to keep. */
-  toBuffer(): Buffer {
-    return Buffer.concat(this.pieces, this.length);
   }
 }
 
