@@ -206,7 +206,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     // Tags and their counts show no likes: a like leaves a view's vocabulary as it was.
     changesInView: (user, from, to) => changesInView(database.db, visibleIds, user, from, to, { likesMatter: false }),
   });
-  const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds);
+  const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds, cards);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
     tags: tagsRepository, changes: tagChanges, images: imagesRepository, visible: visibleImages, presenter, clock,

@@ -155,6 +155,9 @@ describe.each(testDatabases)('search answers caught up with the library on %s', 
     expect(idsOf(await search(rita, 'sand'))).toEqual([]);
     await addTag(olga, ids['dunes.png'] ?? '', 'sand');
     expect(idsOf(await search(rita, 'sand'))).toEqual([ids['dunes.png']]);
+    // Her list of matches is kept now: the same tag on a photo she does not see is checked against her view.
+    await addTag(olga, ids['beach day.png'] ?? '', 'sand');
+    expect(idsOf(await search(rita, 'sand'))).toEqual([ids['dunes.png']]);
     await addTag(rita, ids['harbour.png'] ?? '', 'sand');
     const both = (await server.rows<{ id: number | string }>(
       'select id from images where id in (?, ?) order by taken_key desc, id desc',

@@ -10,6 +10,8 @@ import type { VisibleVocabulary } from '../tags/visible-vocabulary.js';
 import type { VisibleIds } from '../read-caches/visible-ids.js';
 import { MatchLists, type Placed } from '../read-caches/match-lists.js';
 import type { ImagePresenter } from './image-presenter.js';
+import type { ImageCards } from '../image-cards/image-cards.js';
+import { matchesKept, type SearchTerms, ViewSets } from './kept-matches.js';
 
 const MAX_RESULTS = 500;
 /** The answer around its array of images. */
@@ -21,6 +23,8 @@ const MAX_CANDIDATES = 5_000;
 /** Someone who sees at most this many images is searched among just those (`amongVisible`), a slice at a time. */
 const MAX_VIEW_SEARCHED = 5_000;
 const VIEW_SLICE = 500;
+/** Changed images a restricted view's kept list is caught up with in memory, at most (read-caches/match-lists.ts). */
+const MAX_VIEW_CHANGED = 5_000;
 
 /** Whether an image matches the search (its name, or one of the matched tags). */
 type Matches = (eb: ExpressionBuilder<DB, 'images'>) => Expression<SqlBool>;
@@ -38,11 +42,14 @@ export class SearchService {
     private readonly presenter: ImagePresenter,
     private readonly vocabulary: VisibleVocabulary,
     private readonly visibleIds: VisibleIds,
+    /** Images' rows and tags kept in memory (image-cards/): what a catch-up checks changed images against on SQLite. */
+    private readonly cards: Pick<ImageCards, 'rows' | 'facts'>,
   ) {
     this.matchLists = new MatchLists(db, MAX_RESULTS);
   }
 
   private readonly matchLists: MatchLists;
+  private readonly viewSets = new ViewSets();
 
   /** The contract's `searchImages` answer, `{"images":[…]}`, as UTF-8 JSON (ImagePresenter.presentIdsJson). */
   async searchJson(user: AuthUser, text: string): Promise<JsonBytes> {
@@ -83,9 +90,27 @@ export class SearchService {
     const key = `${view.key}|${tagIds.join(',')}|${needle}`;
     const ids = await this.matchLists.ids(key, view.version, {
       readAll: () => this.matchingIds(user, needle, tags, matches),
-      recheck: (changed) => this.recheck(user, changed, matches(true)),
+      recheck: (changed) =>
+        // SQLite's lower() and like are matched exactly in memory (kept-matches.ts); PostgreSQL's
+        // lower() follows its locale, so there the database decides.
+        this.dialect === 'sqlite'
+          ? this.recheckKept(user, view.wholeLibrary, changed, view.version, { needle, tagNames: new Set(tags.map((tag) => tag.name)) })
+          : this.recheck(user, changed, matches(true)),
+      // A view smaller than the library is checked in memory against its own images first: the
+      // images changed elsewhere cost a set lookup each, so a busy library need not read it again.
+      ...(this.dialect === 'sqlite' && !view.wholeLibrary ? { maxChanged: MAX_VIEW_CHANGED } : {}),
     });
     return this.presenter.presentIdsJson(ids, user, ANSWER_AROUND);
+  }
+
+  /**
+   * The same as `recheck`, from the cards in memory (kept-matches.ts). Who sees less than the whole
+   * library sees the images of their visible list (read-caches/visible-ids.ts: the same rule as
+   * `onlyVisible`, at the same library version), looked up in a set made once per list.
+   */
+  private async recheckKept(user: AuthUser, wholeLibrary: boolean, ids: readonly number[], version: number, terms: SearchTerms): Promise<Placed[]> {
+    const inView = wholeLibrary ? undefined : this.viewSets.of((await this.visibleIds.of(user)).ids);
+    return matchesKept(this.cards, inView ? ids.filter((id) => inView.has(id)) : ids, version, terms);
   }
 
   /** Which of these images the person sees and that match now, with their places in the gallery order. */

@@ -16,6 +16,8 @@ export interface MatchSource {
   readAll(): Promise<Placed[]>;
   /** Which of these images match now (and are in view), with their places. */
   recheck(ids: readonly number[]): Promise<Placed[]>;
+  /** Past this many changed images the list is read again (default MAX_CHANGED): a recheck that costs little per image may take more. */
+  maxChanged?: number;
 }
 
 interface Entry {
@@ -69,7 +71,7 @@ export class MatchLists {
       changedImages(this.db, cached.version, version, { likesMatter: false }),
       removedAfter(this.db, cached.version),
     ]);
-    if (changed === EVERY_IMAGE || typeof removed === 'string' || removed.length > 0 || changed.length > MAX_CHANGED) return undefined;
+    if (changed === EVERY_IMAGE || typeof removed === 'string' || removed.length > 0 || changed.length > (source.maxChanged ?? MAX_CHANGED)) return undefined;
     if (changed.length === 0) return { ...cached, version };
     const touched = new Set(changed);
     const now = await source.recheck([...touched]);
