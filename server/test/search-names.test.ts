@@ -54,7 +54,7 @@ describe.each(testDatabases)('searching file names on %s', (database) => {
 
   it('answers the same once the images changed and each kept list was caught up', async () => {
     // Each text's list of matches is kept and, after a change, caught up with the changed images
-    // only (read-caches/match-lists.ts; on SQLite from the cards in memory: images/kept-matches.ts).
+    // only (read-caches/match-lists.ts; on SQLite from the cards in memory: read-caches/kept-matches.ts).
     // Case, letters beyond ASCII (SQLite's lower() leaves 'É' as it is) and `_`/`%` must decide
     // there exactly as in the fresh read.
     const texts = ['img_0042', 'Img_00', '0042', '100%', 'holiday 100', 'ORD TR', 'ab', '_', 'été', 'ÉTÉ', 'beach', 'É', 'Be'];

@@ -11,7 +11,7 @@ import type { VisibleIds } from '../read-caches/visible-ids.js';
 import { MatchLists, type Placed } from '../read-caches/match-lists.js';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImageCards } from '../image-cards/image-cards.js';
-import { matchesKept, type SearchTerms, ViewSets } from './kept-matches.js';
+import { matchesKept, type SearchTerms, ViewSets } from '../read-caches/kept-matches.js';
 
 const MAX_RESULTS = 500;
 /** The answer around its array of images. */
@@ -91,7 +91,7 @@ export class SearchService {
     const ids = await this.matchLists.ids(key, view.version, {
       readAll: () => this.matchingIds(user, needle, tags, matches),
       recheck: (changed) =>
-        // SQLite's lower() and like are matched exactly in memory (kept-matches.ts); PostgreSQL's
+        // SQLite's lower() and like are matched exactly in memory (read-caches/kept-matches.ts); PostgreSQL's
         // lower() follows its locale, so there the database decides.
         this.dialect === 'sqlite'
           ? this.recheckKept(user, view.wholeLibrary, changed, view.version, { needle, tagNames: new Set(tags.map((tag) => tag.name)) })
@@ -104,7 +104,7 @@ export class SearchService {
   }
 
   /**
-   * The same as `recheck`, from the cards in memory (kept-matches.ts). Who sees less than the whole
+   * The same as `recheck`, from the cards in memory (read-caches/kept-matches.ts). Who sees less than the whole
    * library sees the images of their visible list (read-caches/visible-ids.ts: the same rule as
    * `onlyVisible`, at the same library version), looked up in a set made once per list.
    */

@@ -1,18 +1,18 @@
 import type { ImageCards } from '../image-cards/image-cards.js';
-import type { Placed } from '../read-caches/match-lists.js';
+import type { Placed } from './match-lists.js';
 
 /** What a search matches: text in the file name, or one of the tags its prefix stands for. */
 export interface SearchTerms {
-  /** The text, trimmed and lower-cased as the search reads it (search.service.ts). */
+  /** The text, trimmed and lower-cased as the search reads it (images/search.service.ts). */
   needle: string;
   /** Names of the tags the text's prefix stands for in the person's view. */
   tagNames: ReadonlySet<string>;
 }
 
 /**
- * Which of these images match a search of the whole library now, with their places in the gallery
- * order — the answer `SearchService.recheck` reads from SQLite, made from the image cards kept in
- * memory instead (image-cards/: rows, and every shown tag). Under a crowd that tags as it
+ * Which of these images match a search now, with their places in the gallery order — the answer
+ * `SearchService.recheck` (images/search.service.ts) reads from SQLite, made from the image cards
+ * kept in memory instead (image-cards/: rows, and every shown tag). Under a crowd that tags as it
  * searches, each kept list of matches is caught up with the images tagged since its last version
  * many times a second; one statement per catch-up was a quarter of the server's SQL time in issue
  * 13's soak. The cards are caught up to `version` first, so they are as new as the statement's
