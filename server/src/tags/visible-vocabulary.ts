@@ -81,19 +81,29 @@ export class VisibleVocabulary {
   async of(user: AuthUser): Promise<VisibleTags> {
     // The version is read first: a change racing the read below is cached under the older version,
     // so it is never served as current.
-    const { version } = await this.deps.libraryVersion(user);
+    const libraryVersion = await this.deps.libraryVersion(user);
+    const { version } = libraryVersion;
     const scope = this.deps.scopeOf(user);
-    const entry = await this.entry(scope, version, user);
+    const entry = await this.entry(scope, libraryVersion, user);
     return entry.vocabulary ? inView(entry.vocabulary, scope, version) : this.whole(version);
   }
 
-  private async entry(scope: string, version: number, user: AuthUser): Promise<Entry> {
+  private async entry(scope: string, { version, listVersion, resetVersion }: LibraryVersion, user: AuthUser): Promise<Entry> {
     const cached = this.entries.get(scope);
     if (cached?.version === version) {
       // Map order is recency order: re-insert to mark as recently used.
       this.entries.delete(scope);
       this.entries.set(scope, cached);
       return cached;
+    }
+    // A whole view stays whole while no image came into or left anyone's list and no share or proof
+    // changed (library-version.ts): only likes, tags or relabels since, most versions under a crowd.
+    // Asking again after each cost a statement per whole scope and version (issue 13's soak: ~200 a second).
+    if (cached && !cached.vocabulary && cached.version < version && cached.version >= listVersion && cached.version >= resetVersion) {
+      const same = { ...cached, version };
+      this.entries.delete(scope);
+      this.entries.set(scope, same);
+      return same;
     }
     const build = this.building.run(`${scope}@${version}`, async () => {
       // A restricted view's counts outlive versions whose changes were all outside it, and after a
