@@ -128,5 +128,5 @@ export function urlsJson(display: string | null, thumb: string | null): Buffer {
 export function appendCardJson(out: JsonBytes, row: ImageWithMedia, facts: CardFacts, urls: Buffer, location: boolean, liked: boolean): void {
   const parts = partsOf(row);
   const shown = factsParts(facts);
-  out.push(parts.head, urls, location ? parts.middleWithPosition : parts.middle, liked ? shown.liked : shown.notLiked, parts.tail);
+  out.push5(parts.head, urls, location ? parts.middleWithPosition : parts.middle, liked ? shown.liked : shown.notLiked, parts.tail);
 }

@@ -130,7 +130,8 @@ export class ImagePresenter {
    * is sent or kept.
    */
   async presentIdsJson(ids: readonly number[], viewer: Viewer, around: { before: string; after: string } = NOTHING_AROUND): Promise<JsonBytes> {
-    const out = new JsonBytes();
+    // Before, '[', six pieces an image (a comma and five: card-json.ts), ']' and after.
+    const out = new JsonBytes(4 + ids.length * 6);
     out.pushText(around.before);
     out.push(JSON_OPEN_ARRAY);
     if (ids.length > 0) {

@@ -9,14 +9,32 @@
  * card's pieces are replaced, not rewritten, when it changes.
  */
 export class JsonBytes {
-  private readonly pieces: Buffer[] = [];
+  private readonly pieces: Buffer[];
+  private count = 0;
   private length = 0;
 
-  push(...pieces: Buffer[]): void {
-    for (const piece of pieces) {
-      this.pieces.push(piece);
-      this.length += piece.length;
-    }
+  /**
+   * `expectedPieces`: how many pieces the answer will have, when known (a page of cards: six per
+   * image). The list is then made once at its size: grown piece by piece it was reallocated ~6
+   * times per page, and with the argument lists of the pushes, a seventh of all the server
+   * allocated under issue 13's crowd.
+   */
+  constructor(expectedPieces = 0) {
+    this.pieces = expectedPieces > 0 ? new Array<Buffer>(expectedPieces) : [];
+  }
+
+  push(piece: Buffer): void {
+    this.pieces[this.count++] = piece;
+    this.length += piece.length;
+  }
+
+  /** Five pieces at once, without an argument list made per call (a card: card-json.ts). */
+  push5(a: Buffer, b: Buffer, c: Buffer, d: Buffer, e: Buffer): void {
+    this.push(a);
+    this.push(b);
+    this.push(c);
+    this.push(d);
+    this.push(e);
   }
 
   /** Text made per answer (a page's pagination, say): encoded here. */
@@ -31,7 +49,7 @@ export class JsonBytes {
   /** The answer copied into the start of `target` (at least `byteLength` long); the bytes written. */
   copyInto(target: Buffer): Buffer {
     let at = 0;
-    for (const piece of this.pieces) at += piece.copy(target, at);
+    for (let i = 0; i < this.count; i += 1) at += (this.pieces[i] as Buffer).copy(target, at);
     return target.subarray(0, at);
   }
 }
