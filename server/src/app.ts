@@ -62,6 +62,7 @@ import { PresenceService } from './presence/presence.service.js';
 import { TagAdminService } from './tags/tag-admin.service.js';
 import { TagChangesRepository } from './tags/tag-changes.repository.js';
 import { TagsRepository } from './tags/tags.repository.js';
+import { TagPrefixAnswers } from './tags/tag-prefixes.js';
 import { registerAdminTagRoutes, registerTagRoutes } from './tags/tags.routes.js';
 import { TagsService } from './tags/tags.service.js';
 import { VisibleVocabulary } from './tags/visible-vocabulary.js';
@@ -180,7 +181,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     storage, media: mediaRepository, mediaClaims: new MediaClaimsRepository(database.db), pool: imagePool, decoder: imageDecoder, clock, logger: app.log, tempDir: config.tempDir,
   });
   const ingest = new IngestService({ media: mediaRepository, processor, clock });
-  const tagsRepository = new TagsRepository(database.db, config.hiddenTags);
+  const tagsRepository = new TagsRepository(database.db, config.hiddenTags, database.localChanges && new TagPrefixAnswers(database.localChanges));
   const likesRepository = new LikesRepository(database.db);
   // Photo URLs are bound to a viewer and checked on every request (media-access/); own signing key.
   const imageUrls = new ImageUrls(secret);

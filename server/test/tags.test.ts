@@ -259,6 +259,25 @@ describe.each(testDatabases)('tags on %s', (database) => {
     expect((await api.get<string[]>('/api/search/suggestions?query=rush', hana.token)).body).toEqual(['rush a', 'rush b', 'rush c']);
   });
 
+  it('suggests the tags as they are now: after tags under the prefix change, and after another connection changes them', async () => {
+    const suggest = async (query: string) => (await api.get<string[]>(`/api/search/suggestions?query=${query}`, admin.token)).body;
+    const [q1, q2] = (await fx.images(admin, 2)) as [string, string];
+    await api.post('/add-tags', { tags: ['quagga two'], imageIds: [q1, q2] }, admin.token);
+    await api.post('/add-tags', { tags: ['quagga one'], imageIds: [q1] }, admin.token);
+    // Kept per prefix on SQLite (tags/tag-prefixes.ts): a tag elsewhere in the vocabulary leaves it as it is.
+    expect(await suggest('quag')).toEqual(['quagga two', 'quagga one']);
+    await api.post('/add-tags', { tags: ['yak herd'], imageIds: [q1] }, admin.token);
+    expect(await suggest('quag')).toEqual(['quagga two', 'quagga one']);
+    // A tag under the prefix used more: the order follows at once.
+    const [q3, q4] = (await fx.images(admin, 2)) as [string, string];
+    await api.post('/add-tags', { tags: ['quagga one'], imageIds: [q3, q4] }, admin.token);
+    expect(await suggest('quag')).toEqual(['quagga one', 'quagga two']);
+    // Renamed by another connection (a script; the version moved, as a relabel moves it).
+    await server.sql("update tags set name = 'quagga three' where name = 'quagga two'");
+    await server.sql('update library_state set version = version + 1, relabel_version = version + 1');
+    expect(await suggest('quag')).toEqual(['quagga one', 'quagga three']);
+  });
+
   it('forgets the tags of a deleted image: its tags leave the vocabulary when no other image has them', async () => {
     const gina = await fx.signUp('gina');
     const [g1, g2] = await fx.images(gina, 2);

@@ -26,6 +26,8 @@ export class LocalChanges {
   private users = 0;
   private libraryState = 0;
   private dataVersion: SQLite.Statement<[], number> | undefined;
+  /** Told the name of every tag this connection writes (tag-prefixes.ts); at most a few, set at start. */
+  private readonly tagListeners: ((name: string) => void)[] = [];
 
   constructor(private readonly sqlite: SQLite.Database) {}
 
@@ -34,6 +36,16 @@ export class LocalChanges {
   private readonly endTurn = () => {
     this.dataVersionThisTurn = undefined;
   };
+
+  /**
+   * `listener` is told the name of each tag this connection inserts, renames (both names), updates
+   * or deletes, as the write is made (a TEMP trigger): also for writes rolled back later, so a
+   * cache dropping what a name touches drops at least what changed. Other connections' writes are
+   * not told: `now().data` moves for those.
+   */
+  onTagWritten(listener: (name: string) => void): void {
+    this.tagListeners.push(listener);
+  }
 
   now(): ChangeStamp {
     return { data: this.dataVersionNow(), users: this.users, library_state: this.libraryState };
@@ -66,6 +78,15 @@ export class LocalChanges {
       for (const event of ['insert', 'update', 'delete']) {
         this.sqlite.exec(`create temp trigger if not exists ${note}_on_${event} after ${event} on main.${table} begin select ${note}(); end`);
       }
+    }
+    this.sqlite.function('photo_tag_written', { deterministic: false }, (name: unknown) => {
+      if (typeof name === 'string') for (const listener of this.tagListeners) listener(name);
+      return null;
+    });
+    const written = { insert: ['new'], update: ['old', 'new'], delete: ['old'] };
+    for (const [event, rows] of Object.entries(written)) {
+      const calls = rows.map((row) => `select photo_tag_written(${row}.name);`).join(' ');
+      this.sqlite.exec(`create temp trigger if not exists photo_tags_written_on_${event} after ${event} on main.tags begin ${calls} end`);
     }
     return this.sqlite.prepare<[], number>('pragma data_version').pluck();
   }

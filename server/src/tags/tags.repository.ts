@@ -5,6 +5,7 @@ import type { AuthUser } from '../auth/auth-user.js';
 import type { DB, ImageTagsTable } from '../db/schema.js';
 import { inListSlices } from '../db/in-lists.js';
 import { normalizeTags } from './tag-text.js';
+import type { TagPrefixAnswers } from './tag-prefixes.js';
 import type { TagRow } from './view-tally.js';
 
 export type TagKind = ImageTagsTable['kind'];
@@ -40,6 +41,8 @@ export class TagsRepository {
   constructor(
     private readonly db: Kysely<DB>,
     hiddenTags: readonly string[],
+    /** SQLite: whole-library prefix answers kept while no tag under the prefix is written (tag-prefixes.ts). */
+    private readonly prefixAnswers?: TagPrefixAnswers,
   ) {
     // Spelled as tags are stored, so 'Summer  2024' in HIDDEN_TAGS hides 'summer 2024'.
     this.hidden = normalizeTags(hiddenTags);
@@ -63,7 +66,11 @@ export class TagsRepository {
   }
 
   /** Tags starting with `prefix` (already trimmed and lower-cased), most used first: one index range. */
-  async startingWith(prefix: string, limit: number): Promise<TagRef[]> {
+  async startingWith(prefix: string, limit: number): Promise<readonly TagRef[]> {
+    return this.prefixAnswers ? this.prefixAnswers.get(prefix, limit, () => this.readStartingWith(prefix, limit)) : this.readStartingWith(prefix, limit);
+  }
+
+  private async readStartingWith(prefix: string, limit: number): Promise<TagRef[]> {
     return this.db
       .selectFrom('tags')
       .select(['tags.id', 'tags.name', 'tags.usage_count'])

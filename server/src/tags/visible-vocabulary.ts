@@ -22,7 +22,7 @@ export interface VisibleTags {
   /** Alphabetically, at most `limit`. */
   names(limit: number): Promise<string[]>;
   /** Starting with `prefix` (normalized), most used first, then alphabetically. */
-  startingWith(prefix: string, limit: number): Promise<TagRef[]>;
+  startingWith(prefix: string, limit: number): Promise<readonly TagRef[]>;
   /** The tags of these names in view, with their counts in view; others are left out. */
   byNames(names: readonly string[]): Promise<TagRef[]>;
 }
