@@ -11,7 +11,7 @@ import type { VisibleIds } from '../read-caches/visible-ids.js';
 import { MatchLists, type Placed } from '../read-caches/match-lists.js';
 import type { ImagePresenter } from './image-presenter.js';
 import type { ImageCards } from '../image-cards/image-cards.js';
-import { matchesKept, type SearchTerms, ViewSets } from '../read-caches/kept-matches.js';
+import { matchesKept, ViewSets } from '../read-caches/kept-matches.js';
 
 const MAX_RESULTS = 500;
 /** The answer around its array of images. */
@@ -88,29 +88,37 @@ export class SearchService {
     // Kept per view, query and the tags it stands for, and caught up with the library's changes
     // (read-caches/match-lists.ts): a crowd searching the same words reads each list once.
     const key = `${view.key}|${tagIds.join(',')}|${needle}`;
+    const inMemory = await this.keptMatchesFor(user, view.wholeLibrary);
     const ids = await this.matchLists.ids(key, view.version, {
       readAll: () => this.matchingIds(user, needle, tags, matches),
       recheck: (changed) =>
-        // SQLite's lower() and like are matched exactly in memory (read-caches/kept-matches.ts); PostgreSQL's
-        // lower() follows its locale, so there the database decides.
-        this.dialect === 'sqlite'
-          ? this.recheckKept(user, view.wholeLibrary, changed, view.version, { needle, tagNames: new Set(tags.map((tag) => tag.name)) })
+        inMemory
+          ? matchesKept(this.cards, inMemory.inView ? changed.filter((id) => inMemory.inView?.has(id)) : changed, view.version, {
+              needle,
+              tagNames: new Set(tags.map((tag) => tag.name)),
+            })
           : this.recheck(user, changed, matches(true)),
-      // A view smaller than the library is checked in memory against its own images first: the
-      // images changed elsewhere cost a set lookup each, so a busy library need not read it again.
-      ...(this.dialect === 'sqlite' && !view.wholeLibrary ? { maxChanged: MAX_VIEW_CHANGED } : {}),
+      // A small view is checked in memory against its own images first: the images changed
+      // elsewhere cost a set lookup each, so a busy library need not read it again.
+      ...(inMemory?.inView ? { maxChanged: MAX_VIEW_CHANGED } : {}),
     });
     return this.presenter.presentIdsJson(ids, user, ANSWER_AROUND);
   }
 
   /**
-   * The same as `recheck`, from the cards in memory (read-caches/kept-matches.ts). Who sees less than the whole
-   * library sees the images of their visible list (read-caches/visible-ids.ts: the same rule as
-   * `onlyVisible`, at the same library version), looked up in a set made once per list.
+   * Whether a kept list is caught up from the cards in memory (read-caches/kept-matches.ts) rather
+   * than by `recheck`: on SQLite only (its lower() and like are matched exactly there; PostgreSQL's
+   * lower() follows its locale, so there the database decides), for the whole library, or for a view
+   * of at most MAX_VIEW_SEARCHED images, checked against its visible list (read-caches/visible-ids.ts:
+   * the same rule as `onlyVisible`, at the same library version) as a set made once per list. A
+   * larger view keeps the statement: a set of its list, made again whenever an upload changes the
+   * list, would cost more than the statement saves.
    */
-  private async recheckKept(user: AuthUser, wholeLibrary: boolean, ids: readonly number[], version: number, terms: SearchTerms): Promise<Placed[]> {
-    const inView = wholeLibrary ? undefined : this.viewSets.of((await this.visibleIds.of(user)).ids);
-    return matchesKept(this.cards, inView ? ids.filter((id) => inView.has(id)) : ids, version, terms);
+  private async keptMatchesFor(user: AuthUser, wholeLibrary: boolean): Promise<{ inView?: ReadonlySet<number> } | undefined> {
+    if (this.dialect !== 'sqlite') return undefined;
+    if (wholeLibrary) return {};
+    const visible = (await this.visibleIds.of(user)).ids;
+    return visible.length <= MAX_VIEW_SEARCHED ? { inView: this.viewSets.of(visible) } : undefined;
   }
 
   /** Which of these images the person sees and that match now, with their places in the gallery order. */

@@ -20,7 +20,7 @@ export interface SearchTerms {
  *
  * The rule is SQLite's, exactly: `lower()` lowers ASCII letters only, and `like` compares other
  * characters as they are, so 'ÉTÉ.jpg' does not contain 'été' there and does not here. `ids` are
- * those in the person's view already (SearchService.recheckKept); ready is checked here.
+ * those in the person's view already (SearchService.keptMatchesFor); ready is checked here.
  */
 export async function matchesKept(
   cards: Pick<ImageCards, 'rows' | 'facts'>,
