@@ -6,6 +6,9 @@ const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Ranking of suggestions: most used first, then alphabetically. */
 const better = (a: TagRef, b: TagRef) => b.usage_count - a.usage_count || byName(a.name, b.name);
 
+/** Marks tags handed to the constructor already in order (`withCounts`). */
+const SORTED = Symbol('sorted');
+
 /**
  * The tags on one person's visible images with their counts there, in memory, sorted by name: a
  * prefix is a binary search plus a walk over its range keeping the best few (even a one-letter
@@ -15,8 +18,24 @@ const better = (a: TagRef, b: TagRef) => b.usage_count - a.usage_count || byName
 export class ScopeVocabulary {
   private readonly tags: TagRef[];
 
-  constructor(tags: readonly TagRef[]) {
-    this.tags = tags.filter((tag) => tag.usage_count > 0).sort((a, b) => byName(a.name, b.name));
+  /** `sorted`: the tags are already in name order, all used (`withCounts`). */
+  constructor(tags: readonly TagRef[], sorted?: typeof SORTED) {
+    this.tags = sorted === SORTED ? (tags as TagRef[]) : tags.filter((tag) => tag.usage_count > 0).sort((a, b) => byName(a.name, b.name));
+  }
+
+  /**
+   * The same vocabulary with these tags' counts (0: no longer in view; a name not here yet: added).
+   * Every other tag is shared with this one, and nothing is sorted again (view-tally.ts).
+   */
+  withCounts(changed: readonly TagRef[]): ScopeVocabulary {
+    const tags = this.tags.slice();
+    for (const tag of changed) {
+      const at = lowerBound(tags, tag.name);
+      const here = tags[at]?.name === tag.name;
+      if (tag.usage_count > 0) tags.splice(at, here ? 1 : 0, tag);
+      else if (here) tags.splice(at, 1);
+    }
+    return new ScopeVocabulary(tags, SORTED);
   }
 
   get size(): number {
@@ -52,15 +71,19 @@ export class ScopeVocabulary {
     });
   }
 
-  /** Index of the first name not below `text`. */
   private lowerBound(text: string): number {
-    let lo = 0;
-    let hi = this.tags.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if ((this.tags[mid] as TagRef).name < text) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+    return lowerBound(this.tags, text);
   }
+}
+
+/** Index of the first name not below `text` in tags sorted by name. */
+function lowerBound(tags: readonly TagRef[], text: string): number {
+  let lo = 0;
+  let hi = tags.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((tags[mid] as TagRef).name < text) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

@@ -112,8 +112,9 @@ export class VisibleVocabulary {
         const changed = await this.deps.changesInView(user, cached.version, version);
         if (changed !== START_OVER && changed.length === 0) return { ...cached, version };
         if (changed !== START_OVER && cached.tally) {
+          // Undefined when another version was built from this tally meanwhile: counted afresh below.
           const tally = cached.tally.with(changed, (await this.deps.tags.rowsOn(changed)) ?? []);
-          return { version, vocabulary: tally.vocabulary(), tally };
+          if (tally) return { version, vocabulary: tally.vocabulary, tally };
         }
       }
       return { version, ...(await this.read(user, cached?.counted === true)) };
@@ -139,7 +140,7 @@ export class VisibleVocabulary {
     const rows = wasCounted ? undefined : await this.deps.tags.rowsOn(view.imageIds, MAX_TALLY_ROWS);
     if (rows === undefined) return { vocabulary: new ScopeVocabulary(await this.deps.tags.usageOn(view.imageIds)), counted: true };
     const tally = ViewTally.of(rows);
-    return { vocabulary: tally.vocabulary(), tally };
+    return { vocabulary: tally.vocabulary, tally };
   }
 
   private trim(): void {
