@@ -20,6 +20,7 @@ import { trustProxyOption } from './http/client-address.js';
 import { registerErrorHandler } from './http/errors.js';
 import { drainUnreadBodies } from './http/unread-body.js';
 import { TurnLength } from './http/turn-length.js';
+import { CrowdHeapGrowth } from './shared/crowd-heap-growth.js';
 import { takeTurns } from './http/request-turns.js';
 import { registerOpenApi } from './http/openapi.js';
 import { registerSecurityHeaders } from './http/security.js';
@@ -44,6 +45,8 @@ import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
 import { warmAtStart, type WarmUp } from './read-caches/warm-at-start.js';
+import { warmRequestPaths } from './warm-up/warm-request-paths.js';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { VisibleImageFinder } from './read-caches/visible-image-finder.js';
 import { changesInView } from './read-caches/scope-changes.js';
 import { pruneRemovals, pruneTouches } from './read-caches/library-version.js';
@@ -241,6 +244,15 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   });
   app.addHook('onClose', async () => warmUp?.stop());
   app.decorate('readCachesWarmed', () => warmUp?.done ?? Promise.resolve());
+  // Before it listens, the server sends its own requests through its request handler (decision 0037).
+  app.decorate('warmRequestPaths', () =>
+    warmRequestPaths({
+      handler: app.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void,
+      tokenOf: () => auth.warmUpToken(),
+      requests: config.warmUpRequests,
+      logger: app.log,
+    }),
+  );
   // Image work a dead process left is taken up at once, and claims are kept alive (image-processing/claims.ts).
   app.addHook('onReady', async () => processor.start());
   app.addHook('onClose', async () => processor.stop());
@@ -289,6 +301,10 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const turnLength = new TurnLength();
   turnLength.start();
   app.addHook('onClose', async () => turnLength.stop());
+  // Under a crowd, fewer full collections (shared/crowd-heap-growth.ts, decision 0037).
+  const crowdHeapGrowth = new CrowdHeapGrowth(() => turnLength.medianMs());
+  crowdHeapGrowth.start();
+  app.addHook('onClose', async () => crowdHeapGrowth.stop());
   const uploadCapacity = UploadCapacity.forWorkers(config.imageWorkers, turnLength);
   registerUploadRoutes(app, authenticate, ingest, uploadCapacity, {
     tempDir: config.tempDir,

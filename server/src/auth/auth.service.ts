@@ -187,6 +187,16 @@ export class AuthService {
     return { user: toAuthUser(found.account), libraryVersion: found.libraryVersion };
   }
 
+  /**
+   * A session token of the first administrator, for the server's own warm-up requests before it
+   * listens (warm-up/warm-request-paths.ts); undefined while nobody has signed up. It is handed to
+   * nothing outside the process, and is what that person's own sign-in would give them.
+   */
+  async warmUpToken(): Promise<string | undefined> {
+    const admin = await this.deps.users.firstAdmin();
+    return admin ? this.issueToken(admin) : undefined;
+  }
+
   private issueToken(user: UserRow): Promise<string> {
     return this.deps.tokens.issue({
       userId: user.id,

@@ -30,6 +30,11 @@ export class UsersRepository {
     private readonly changes?: LocalChanges,
   ) {}
 
+  /** The administrator who signed up first, if any (the warm-up at start browses as them: warm-up/). */
+  firstAdmin(): Promise<UserRow | undefined> {
+    return this.db.selectFrom('users').selectAll().where('role', '=', 'admin').orderBy('id').limit(1).executeTakeFirst();
+  }
+
   findById(id: number): Promise<UserRow | undefined> {
     return this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   }

@@ -59,6 +59,8 @@ const envSchema = z.object({
   // Where pictures are decoded: a separate process that ends when idle (default), or the server's own.
   IMAGE_DECODER: z.enum(['process', 'inline']).default('process'),
   TRASH_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
+  // Requests the server sends itself before it listens, so the first people find its code warm (decision 0037); 0: none.
+  WARM_UP_REQUESTS: z.coerce.number().int().min(0).max(100_000).default(1000),
   // Fractions allowed (tests use seconds); at most 30 days.
   TUS_EXPIRY_HOURS: z.coerce.number().positive().max(720).default(24),
   TUS_MAX_UNFINISHED_MB: z.coerce.number().int().min(1).max(1_048_576).default(10_240),
@@ -99,6 +101,8 @@ export interface Config {
   imageDecoder: 'process' | 'inline';
   /** Days a deleted image stays in the Trash before it is purged; 0: deleted at once. */
   trashDays: number;
+  /** Requests sent through the server's own handler before it listens (warm-up/). */
+  warmUpRequests: number;
   /**
    * Resumable (tus) uploads: their bytes under `dir` (unless S3 is configured), how long an
    * unfinished one lives, and how many unfinished bytes one person may hold.
@@ -156,6 +160,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageMemoryBytes: e.IMAGE_MEMORY_MB * 1_000_000,
     imageDecoder: e.IMAGE_DECODER,
     trashDays: e.TRASH_DAYS,
+    warmUpRequests: e.WARM_UP_REQUESTS,
     resumableUploads: {
       dir: path.join(dataDir, 'tus'),
       expiryMs: Math.round(e.TUS_EXPIRY_HOURS * 3_600_000),

@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Settles when the read caches are warm (or the warm-up stopped): main.ts compacts the heap after it. */
     readCachesWarmed(): Promise<void>;
+    /** Sends the server's own warm-up requests (warm-up/warm-request-paths.ts); main.ts awaits it before listening. */
+    warmRequestPaths(): Promise<void>;
   }
 }
 
