@@ -111,19 +111,11 @@ function factsParts(facts: CardFacts): FactsParts {
 }
 
 /**
- * A viewer's two URLs of an image as they stand in its JSON, `"<display>","thumbnailURL":"<thumb>"`
- * (null for a file not made yet): one piece, which the presenter keeps per viewer and image.
- */
-export function urlsJson(display: string | null, thumb: string | null): Buffer {
-  return Buffer.from([display === null ? 'null' : `"${display}"`, ',"thumbnailURL":', thumb === null ? 'null' : `"${thumb}"`].join(''));
-}
-
-/**
  * Appends the five pieces of one image's JSON for one viewer to `out`, which the caller copies once
  * into the whole answer (a page's 50 images, a search's 500: JsonBytes): nothing is made per image,
  * and copying costs per piece, so each piece holds as much as can be kept whole — the row's parts
  * with and without the position, the facts' parts for a viewer who likes the image and one who does
- * not, the viewer's two URLs together.
+ * not, the viewer's two URLs together (written for the page: media-access/image-urls.ts `urlsJsonPieces`).
  */
 export function appendCardJson(out: JsonBytes, row: ImageWithMedia, facts: CardFacts, urls: Buffer, location: boolean, liked: boolean): void {
   const parts = partsOf(row);

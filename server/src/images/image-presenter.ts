@@ -6,7 +6,7 @@ import { keepOn, type Kept } from '../shared/kept-on.js';
 import { urlExpiry } from '../storage/url-signer.js';
 import { keyToIso } from '../timeline/taken-key.js';
 import { type CardFacts, type ImageCards, NO_FACTS } from '../image-cards/image-cards.js';
-import { appendCardJson, urlsJson, type ViewerParts } from '../image-cards/card-json.js';
+import { appendCardJson, type ViewerParts } from '../image-cards/card-json.js';
 import { JSON_CLOSE_ARRAY, JSON_COMMA, JSON_OPEN_ARRAY, JsonBytes } from '../shared/json-bytes.js';
 import type { ImageWithMedia } from './images.repository.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
@@ -167,7 +167,7 @@ export class ImagePresenter {
     return rows.map((row) => [row.display_key ? (signed[at++] as string) : null, row.thumbnail_key ? (signed[at++] as string) : null] as const);
   }
 
-  /** Each row's URLs for this viewer as their piece of JSON (urlsJson), by position: kept ones looked up, the rest signed in one call. */
+  /** Each row's URLs for this viewer as their piece of JSON, by position: kept ones looked up, the rest signed and written in one call. */
   private urlsJsonOf(rows: readonly ImageWithMedia[], viewer: Viewer): Buffer[] {
     const expiresAt = this.urlWindow();
     if (expiresAt !== this.urlsExpireAt || this.urlCount > MAX_CACHED_URLS) {
@@ -181,21 +181,26 @@ export class ImagePresenter {
     const found: (Buffer | undefined)[] = rows.map((row) => kept.get(row.id));
     if (!found.includes(undefined)) return found as Buffer[];
     const missing = rows.filter((_, index) => found[index] === undefined);
-    const signed = this.signedUrlsOf(missing, viewer);
+    // Signed and written for all of them in one call (image-urls.ts `urlsJsonPieces`).
+    const written = this.imageUrls.urlsJsonPieces(
+      missing.map((row) => ({ imageId: row.id, display: Boolean(row.display_key), thumb: Boolean(row.thumbnail_key) })),
+      tag,
+      expiresAt / 1000,
+    );
     let at = 0;
     return rows.map((row, index) => {
       const known = found[index];
       if (known !== undefined) return known;
-      const [display, thumb] = signed[at++] as readonly [string | null, string | null];
-      const json = urlsJson(display, thumb);
+      const json = written[at++] as Buffer;
       // Not kept while the image is still being processed: its keys are not there yet.
-      if (display !== null && thumb !== null) {
+      if (row.display_key && row.thumbnail_key) {
         kept.set(row.id, json);
         this.urlCount += 1;
       }
       return json;
     });
   }
+
 }
 
 const NOTHING_AROUND = { before: '', after: '' };

@@ -53,3 +53,29 @@ describe('ImageUrls', () => {
     expect(urls.verify(-5, 'thumb', 'u7', EXP, sig, NOW)).toBe(false);
   });
 });
+
+describe('ImageUrls.urlsJsonPieces', () => {
+  const urls = new ImageUrls(SECRET);
+  const asText = (display: string | null, thumb: string | null) =>
+    [display === null ? 'null' : `"${display}"`, ',"thumbnailURL":', thumb === null ? 'null' : `"${thumb}"`].join('');
+
+  it('writes each image’s two URLs as the JSON the signed URLs make, nulls for files not made yet', () => {
+    let seed = 3;
+    const next = (n: number) => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) % n;
+    const images = Array.from({ length: 120 }, (_, i) => ({
+      imageId: i === 0 ? 2 ** 40 + 7 : i === 1 ? 0 : 1 + next(10_000_000),
+      display: i % 17 !== 5,
+      thumb: i % 13 !== 4,
+    }));
+    for (const tag of ['u7', 'l3.0123456789abcdef']) {
+      const pieces = urls.urlsJsonPieces(images, tag, EXP);
+      expect(pieces.map((piece) => piece.toString('latin1'))).toEqual(
+        images.map(({ imageId, display, thumb }) =>
+          asText(display ? urls.url(imageId, 'display', tag, EXP) : null, thumb ? urls.url(imageId, 'thumb', tag, EXP) : null),
+        ),
+      );
+    }
+    expect(urls.urlsJsonPieces([], 'u7', EXP)).toEqual([]);
+    expect(urls.urlsJsonPieces([{ imageId: 9, display: false, thumb: false }], 'u7', EXP).map(String)).toEqual(['null,"thumbnailURL":null']);
+  });
+});

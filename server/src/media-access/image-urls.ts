@@ -1,4 +1,4 @@
-import { createCipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { type Cipher, createCipheriv, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { isLinkViewer, type Viewer } from '../access/viewer.js';
 
 /** `trash`: the thumbnail of an image in the Trash, as its Trash page shows it (trash/); no other URL serves it. */
@@ -28,7 +28,45 @@ export interface UrlRequest {
   variant: Variant;
 }
 
+/** One image's URLs for `urlsJsonPieces`: which of its files exist yet. */
+export interface UrlsOf {
+  imageId: number;
+  display: boolean;
+  thumb: boolean;
+}
+
 const BLOCK = 16;
+/** Viewers' ciphers kept (a few hundred bytes of native state each). */
+const MAX_CIPHERS = 1_000;
+/** A 16-byte MAC in base64url, unpadded. */
+const SIGNATURE_CHARS = 22;
+const EMPTY = Buffer.alloc(0);
+const QUOTE = 0x22;
+const SLASH = 0x2f;
+const PATH_START = Buffer.from('/media/i/', 'latin1');
+const DISPLAY = Buffer.from('display', 'latin1');
+const THUMB = Buffer.from('thumb', 'latin1');
+const NULL = Buffer.from('null', 'latin1');
+const THUMB_KEY = Buffer.from(',"thumbnailURL":', 'latin1');
+const BASE64URL = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 'latin1');
+
+/** Writes the 16 bytes at `from` in base64url without padding (22 characters) at `at`; the index after. */
+function writeBase64url(source: Buffer, from: number, out: Buffer, at: number): number {
+  let i = from;
+  const end = from + BLOCK;
+  // Five groups of three bytes, four characters each, then the sixteenth byte as two characters.
+  for (; i + 3 <= end; i += 3) {
+    const n = ((source[i] as number) << 16) | ((source[i + 1] as number) << 8) | (source[i + 2] as number);
+    out[at++] = BASE64URL[(n >>> 18) & 63] as number;
+    out[at++] = BASE64URL[(n >>> 12) & 63] as number;
+    out[at++] = BASE64URL[(n >>> 6) & 63] as number;
+    out[at++] = BASE64URL[n & 63] as number;
+  }
+  const last = source[i] as number;
+  out[at++] = BASE64URL[last >>> 2] as number;
+  out[at++] = BASE64URL[(last & 3) << 4] as number;
+  return at;
+}
 const VARIANT_CODE: Record<Variant, number> = { thumb: 1, display: 2, trash: 3 };
 /** Fills the rest of each block: these blocks mean nothing but a photo URL (any other use of the key would differ here). */
 const DOMAIN = Buffer.from('photo-u', 'latin1');
@@ -53,6 +91,8 @@ const DOMAIN = Buffer.from('photo-u', 'latin1');
  */
 export class ImageUrls {
   private readonly key: Buffer;
+  /** Per viewer and expiry (cipherFor), oldest dropped first. */
+  private readonly ciphers = new Map<string, Cipher>();
 
   constructor(secret: string | Uint8Array, purpose = 'image-url-signing') {
     this.key = Buffer.from(hkdfSync('sha256', secret, 'photo-library', purpose, 32));
@@ -73,6 +113,64 @@ export class ImageUrls {
     );
   }
 
+  /**
+   * The two URLs of each image for one viewer as they stand in its JSON — `"<display>","thumbnailURL":"<thumb>"`,
+   * `null` for a file not made yet — written straight into one Buffer (views of it, in order; the
+   * same bytes as card-json.ts `urlsJson` of `urls()`): one MAC call for the page, no string per URL.
+   *
+   * Why not keep each viewer's pieces (as the presenter did until decision 0037): under issue 13's
+   * crowd, 20 viewers × 10,000 images meant ~60,000 URLs signed a second in the crowd's first seconds
+   * while those caches filled, and later ~30 MB of pieces scattered in memory that every page
+   * copied from; written afresh they cost one HMAC, one AES call and ~100 short writes a page.
+   */
+  urlsJsonPieces(images: readonly UrlsOf[], tag: string, expiresAtSeconds: number): Buffer[] {
+    const requests: UrlRequest[] = [];
+    for (const { imageId, display, thumb } of images) {
+      if (display) requests.push({ imageId, variant: 'display' });
+      if (thumb) requests.push({ imageId, variant: 'thumb' });
+    }
+    const macs = requests.length > 0 ? this.macs(requests, tag, expiresAtSeconds) : EMPTY;
+    const query = Buffer.from(`?v=${tag}&exp=${expiresAtSeconds}&sig=`, 'latin1');
+    const ids = images.map(({ imageId }) => String(imageId));
+    // Each URL: `"/media/i/` id `/` variant query signature `"`; else `null`.
+    let length = 0;
+    images.forEach(({ display, thumb }, index) => {
+      const url = (variant: Buffer) => 1 + PATH_START.length + (ids[index] as string).length + 1 + variant.length + query.length + SIGNATURE_CHARS + 1;
+      length += (display ? url(DISPLAY) : NULL.length) + THUMB_KEY.length + (thumb ? url(THUMB) : NULL.length);
+    });
+    const out = Buffer.allocUnsafe(length);
+    let at = 0;
+    let mac = 0;
+    // Byte by byte: the pieces are a few to ~40 bytes, and a copy call per piece cost more than the copying.
+    const put = (piece: Buffer) => {
+      for (let i = 0; i < piece.length; i += 1) out[at++] = piece[i] as number;
+    };
+    const putUrl = (id: string, variant: Buffer) => {
+      out[at++] = QUOTE;
+      put(PATH_START);
+      for (let i = 0; i < id.length; i += 1) out[at++] = id.charCodeAt(i);
+      out[at++] = SLASH;
+      put(variant);
+      put(query);
+      at = writeBase64url(macs, mac * BLOCK, out, at);
+      mac += 1;
+      out[at++] = QUOTE;
+    };
+    const pieces = new Array<Buffer>(images.length);
+    for (let index = 0; index < images.length; index += 1) {
+      const { display, thumb } = images[index] as UrlsOf;
+      const start = at;
+      const id = ids[index] as string;
+      if (display) putUrl(id, DISPLAY);
+      else put(NULL);
+      put(THUMB_KEY);
+      if (thumb) putUrl(id, THUMB);
+      else put(NULL);
+      pieces[index] = out.subarray(start, at);
+    }
+    return pieces;
+  }
+
   verify(imageId: number, variant: Variant, tag: string, expiresAtSeconds: number, signature: string, nowSeconds: number): boolean {
     if (!Number.isSafeInteger(expiresAtSeconds) || expiresAtSeconds < nowSeconds) return false;
     if (!Number.isSafeInteger(imageId) || imageId < 0) return false;
@@ -84,17 +182,34 @@ export class ImageUrls {
 
   /** The 16-byte MAC of each request, one after another in one buffer. */
   private macs(requests: readonly UrlRequest[], tag: string, expiresAtSeconds: number): Buffer {
-    const blocks = Buffer.alloc(requests.length * BLOCK);
-    requests.forEach(({ imageId, variant }, index) => {
+    const blocks = Buffer.allocUnsafe(requests.length * BLOCK);
+    for (let index = 0; index < requests.length; index += 1) {
+      const { imageId, variant } = requests[index] as UrlRequest;
       const at = index * BLOCK;
       // Ids are safe integers (< 2^53): high and low 32 bits.
       blocks.writeUInt32BE(Math.floor(imageId / 0x1_0000_0000), at);
       blocks.writeUInt32BE(imageId >>> 0, at + 4);
       blocks[at + 8] = VARIANT_CODE[variant];
-      DOMAIN.copy(blocks, at + 9);
-    });
-    const viewerKey = createHmac('sha256', this.key).update(`${tag}\n${expiresAtSeconds}`).digest().subarray(0, 16);
-    const cipher = createCipheriv('aes-128-ecb', viewerKey, null).setAutoPadding(false);
-    return Buffer.concat([cipher.update(blocks), cipher.final()]);
+      for (let i = 0; i < DOMAIN.length; i += 1) blocks[at + 9 + i] = DOMAIN[i] as number;
+    }
+    return this.cipherFor(tag, expiresAtSeconds).update(blocks);
   }
+
+  /**
+   * The AES key of a viewer and expiry, derived with HMAC, as a cipher kept for the next page of the
+   * same viewer (ECB holds no state between blocks, and no final block is ever asked for: every
+   * input is whole blocks). Deriving it and making the cipher was most of a page's signing.
+   */
+  private cipherFor(tag: string, expiresAtSeconds: number): Cipher {
+    const name = `${tag}\n${expiresAtSeconds}`;
+    let cipher = this.ciphers.get(name);
+    if (!cipher) {
+      const viewerKey = createHmac('sha256', this.key).update(name).digest().subarray(0, 16);
+      cipher = createCipheriv('aes-128-ecb', viewerKey, null).setAutoPadding(false);
+      if (this.ciphers.size >= MAX_CIPHERS) this.ciphers.delete(this.ciphers.keys().next().value as string);
+      this.ciphers.set(name, cipher);
+    }
+    return cipher;
+  }
+
 }
