@@ -65,6 +65,16 @@ describe('the decoder process', () => {
     }
   }, 60_000);
 
+  it('is at a background priority from the moment it is started, before its own code has loaded', async () => {
+    decoders = new DecoderProcess();
+    const derived = decoders.derive(JPEG, 'sharp');
+    const pid = decoders.pid;
+    expect(pid).toBeDefined();
+    // Read at once: the process lowers its threads itself only once its modules are loaded (~0.1 s on).
+    if (process.platform === 'linux') expect(niceOfThreads(pid!)[0]).toBe(10);
+    await derived;
+  }, 30_000);
+
   it('runs at a background priority, every thread of it, and ends once idle', async () => {
     decoders = new DecoderProcess({ idleMs: 300 });
     await decoders.derive(JPEG, 'sharp');

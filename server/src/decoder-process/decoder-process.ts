@@ -5,7 +5,7 @@ import { type Decoder, type SniffedType, sniffImageType } from '../ingest/file-t
 import { deriveAvatar, deriveImages, type DerivedImages } from '../image-processing/derive.js';
 import { type ExifFacts, readExif, readExifFromBytes } from '../image-processing/exif.js';
 import { type ProbedImage, probeImage } from '../image-processing/probe.js';
-import { lowerImageThreads } from '../image-processing/background-priority.js';
+import { lowerChildProcess, lowerImageThreads } from '../image-processing/background-priority.js';
 import { afterImageWork } from '../image-processing/give-back-memory.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
 import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
@@ -275,6 +275,8 @@ export class DecoderProcess implements ImageDecoder {
       pending: new Map(),
       ready: false,
     };
+    // At a background priority from its first instruction, not only once its modules are loaded.
+    lowerChildProcess(child.process.pid);
     child.process.unref();
     child.process.on('message', (reply: DecodeReply | DecoderReady) => {
       if (!('ready' in reply)) return this.settle(child, reply);

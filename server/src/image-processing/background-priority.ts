@@ -67,3 +67,20 @@ export function lowerWholeProcess(): void {
     }
   }
 }
+
+/**
+ * Lowers a child process from the moment it exists (the decoder process: decoder-process.ts). Its
+ * own `lowerWholeProcess()` runs only once its modules are loaded: ~0.1–0.2 s of a core at the
+ * event loop's priority, which under issue 13's crowd fell on the first upload, when the server's
+ * first turns already waited for a core 30–70 ms each (decision 0037; the waits did not change
+ * measurably with this alone: V8's threads and the load generator take most of the second core
+ * then). Threads it starts later inherit the value.
+ */
+export function lowerChildProcess(pid: number | undefined): void {
+  if (process.platform !== 'linux' || pid === undefined) return;
+  try {
+    os.setPriority(pid, BACKGROUND_NICE);
+  } catch {
+    // Gone already, or priorities cannot be changed here: it lowers itself once loaded.
+  }
+}
