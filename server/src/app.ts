@@ -247,7 +247,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   // Before it listens, the server sends its own requests through its request handler (decision 0037).
   app.decorate('warmRequestPaths', () =>
     warmRequestPaths({
-      handler: app.server.listeners('request')[0] as (req: IncomingMessage, res: ServerResponse) => void,
+      handler: app.server.listeners('request')[0] as ((req: IncomingMessage, res: ServerResponse) => void) | undefined,
       tokenOf: () => auth.warmUpToken(),
       requests: config.warmUpRequests,
       logger: app.log,

@@ -48,10 +48,15 @@ describe('sending requests through the server’s own handler (sendToSelf)', () 
     expect(refused).toBe(true);
   });
 
-  it('stops at its deadline, and fails on an answer it cannot delimit', async () => {
+  it('stops at its deadline, gives up on an answer missing at it, and fails on an answer it cannot delimit', async () => {
     const seen: Parameters<typeof answering>[0] = [];
     expect(await sendToSelf({ handler: answering(seen), headers: '', count: 10, until: performance.now() - 1, connections: 2, nextPath: () => '/' })).toBe(0);
     expect(seen).toHaveLength(0);
+    // An answer that never comes fails at the deadline instead of holding up the start.
+    const silent = () => undefined;
+    const started = performance.now();
+    await expect(sendToSelf({ handler: silent, headers: '', count: 3, until: performance.now() + 300, connections: 2, nextPath: () => '/' })).rejects.toThrow(/deadline/);
+    expect(performance.now() - started).toBeLessThan(2_000);
     const chunked = (_req: IncomingMessage, res: ServerResponse) => {
       res.write('sent in chunks, ');
       res.end('no length given');

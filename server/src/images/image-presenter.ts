@@ -200,7 +200,6 @@ export class ImagePresenter {
       return json;
     });
   }
-
 }
 
 const NOTHING_AROUND = { before: '', after: '' };

@@ -50,6 +50,10 @@ const NULL = Buffer.from('null', 'latin1');
 const THUMB_KEY = Buffer.from(',"thumbnailURL":', 'latin1');
 const BASE64URL = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 'latin1');
 
+const VARIANT_CODE: Record<Variant, number> = { thumb: 1, display: 2, trash: 3 };
+/** Fills the rest of each block: these blocks mean nothing but a photo URL (any other use of the key would differ here). */
+const DOMAIN = Buffer.from('photo-u', 'latin1');
+
 /** Writes the 16 bytes at `from` in base64url without padding (22 characters) at `at`; the index after. */
 function writeBase64url(source: Buffer, from: number, out: Buffer, at: number): number {
   let i = from;
@@ -67,9 +71,6 @@ function writeBase64url(source: Buffer, from: number, out: Buffer, at: number): 
   out[at++] = BASE64URL[(last & 3) << 4] as number;
   return at;
 }
-const VARIANT_CODE: Record<Variant, number> = { thumb: 1, display: 2, trash: 3 };
-/** Fills the rest of each block: these blocks mean nothing but a photo URL (any other use of the key would differ here). */
-const DOMAIN = Buffer.from('photo-u', 'latin1');
 
 /**
  * Photo URLs bound to one image, one variant and one viewer:
@@ -116,12 +117,11 @@ export class ImageUrls {
   /**
    * The two URLs of each image for one viewer as they stand in its JSON — `"<display>","thumbnailURL":"<thumb>"`,
    * `null` for a file not made yet — written straight into one Buffer (views of it, in order; the
-   * same bytes as card-json.ts `urlsJson` of `urls()`): one MAC call for the page, no string per URL.
+   * same text as `urls()` gives, quoted): one MAC call for them all, no string made per URL.
    *
-   * Why not keep each viewer's pieces (as the presenter did until decision 0037): under issue 13's
-   * crowd, 20 viewers × 10,000 images meant ~60,000 URLs signed a second in the crowd's first seconds
-   * while those caches filled, and later ~30 MB of pieces scattered in memory that every page
-   * copied from; written afresh they cost one HMAC, one AES call and ~100 short writes a page.
+   * Why: the presenter keeps each viewer's pieces, but under issue 13's crowd, 20 viewers × 10,000
+   * images meant ~60,000 URLs signed a second in the crowd's first seconds while those caches
+   * filled, each a joined string and its own `Buffer.from` (decision 0037).
    */
   urlsJsonPieces(images: readonly UrlsOf[], tag: string, expiresAtSeconds: number): Buffer[] {
     const requests: UrlRequest[] = [];
@@ -211,5 +211,4 @@ export class ImageUrls {
     }
     return cipher;
   }
-
 }

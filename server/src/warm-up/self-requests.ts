@@ -23,7 +23,7 @@ export interface SelfRequests {
  * with the very objects it will serve them with: V8 optimizes it for those. (Fastify's `inject`
  * sends made-up requests: tried, the crowd's steady state was then ~8% slower, its code optimized
  * for two kinds of request object.) Every answer must carry a Content-Length, as JSON answers do.
- * Resolves to the number of answers read.
+ * Resolves to the number of answers read; rejects when an answer is missing at `until`.
  */
 export async function sendToSelf({ handler, headers, count, until, connections, nextPath }: SelfRequests): Promise<number> {
   const server = createServer({ keepAlive: true }, handler);
@@ -40,7 +40,7 @@ export async function sendToSelf({ handler, headers, count, until, connections, 
         const index = sent;
         sent += 1;
         socket.write(`GET ${nextPath(index, last)} HTTP/1.1\r\nHost: 127.0.0.1\r\n${headers}\r\n`);
-        last = await answerOn(socket);
+        last = await answerOn(socket, until);
         answered += 1;
       }
     } finally {
@@ -56,10 +56,18 @@ export async function sendToSelf({ handler, headers, count, until, connections, 
   return answered;
 }
 
-/** The body of the next answer on the socket (which must carry a Content-Length). */
-function answerOn(socket: Socket): Promise<Buffer> {
+/**
+ * The body of the next answer on the socket (which must carry a Content-Length). An answer still
+ * missing at `until` fails, and the socket is closed: a request stuck on something slow must not
+ * keep the server from listening.
+ */
+function answerOn(socket: Socket, until: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     let read: Buffer = Buffer.alloc(0);
+    const late = setTimeout(() => {
+      finish(new Error('no answer before the warm-up’s deadline'));
+      socket.destroy();
+    }, Math.max(0, until - performance.now()));
     const onData = (chunk: Buffer) => {
       read = read.length === 0 ? chunk : Buffer.concat([read, chunk]);
       const headEnd = read.indexOf('\r\n\r\n');
@@ -72,6 +80,7 @@ function answerOn(socket: Socket): Promise<Buffer> {
     };
     const onClose = () => finish(new Error('the connection closed before the answer'));
     const finish = (error?: Error, body?: Buffer) => {
+      clearTimeout(late);
       socket.off('data', onData).off('close', onClose).off('error', finish);
       if (error) reject(error);
       else resolve(body as Buffer);

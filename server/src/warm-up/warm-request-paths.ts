@@ -8,8 +8,8 @@ const CONNECTIONS = 4;
 const MAX_MS = 3_000;
 
 export interface WarmRequestPaths {
-  /** The server's own request handler. */
-  handler: (req: IncomingMessage, res: ServerResponse) => void;
+  /** The server's own request handler (the HTTP server's 'request' listener); none: nothing is sent. */
+  handler: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
   /** A session token of the person the requests are sent as, or undefined when there is nobody yet. */
   tokenOf: () => Promise<string | undefined>;
   /** Requests in all (WARM_UP_REQUESTS); 0 sends none. */
@@ -37,6 +37,10 @@ export async function warmRequestPaths({ handler, tokenOf, requests, logger }: W
   if (requests <= 0) return;
   const started = performance.now();
   try {
+    if (!handler) {
+      logger.warn('warming the request paths skipped: the HTTP server has no request handler to send to');
+      return;
+    }
     const token = await tokenOf();
     if (!token) return;
     const answered = await sendToSelf({
