@@ -1,6 +1,6 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { collectGarbage } from '../shared/collect-garbage.js';
+import { collectGarbage, shrinkYoungGeneration } from '../shared/collect-garbage.js';
 
 /** At most one collection a second, however many images finish (callers may ask for less often). */
 const MIN_INTERVAL_MS = 1000;
@@ -25,7 +25,11 @@ const EXTERNAL_GROWTH_BYTES = 8 * 1024 * 1024;
  */
 const BUSY_LOOP = 0.75;
 
-/** Once image work pauses this long, one last collection gives back what the last images left. */
+/**
+ * Once image work pauses this long, one last collection gives back what the last images left: one
+ * made to reduce memory, which also gives the young generation back down to its smallest size
+ * (collect-garbage.ts; V8 would do it by itself only after 8–16 s more of rest).
+ */
 const QUIET_MS = 2000;
 
 let trailing: NodeJS.Timeout | undefined;
@@ -74,7 +78,7 @@ function collectWhenQuiet(since: EventLoopUtilization): void {
     trailing = setTimeout(() => collectWhenQuiet(now), QUIET_MS).unref();
     return;
   }
-  collect();
+  collect(shrinkYoungGeneration);
 }
 
 /** Whether the event loop was at least BUSY_LOOP busy since the last call (one call per interval at most). */
@@ -85,10 +89,10 @@ function loopWasBusy(): boolean {
   return busy;
 }
 
-function collect(): void {
+function collect(how: () => void = collectGarbage): void {
   clearTimeout(trailing);
   lastAt = performance.now();
   loopAtLast = performance.eventLoopUtilization();
   baselinePending = true;
-  collectGarbage();
+  how();
 }
