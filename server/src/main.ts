@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from './config/config.js';
 import { buildApp } from './app.js';
-import { compactHeap } from './shared/collect-garbage.js';
+import { compactHeap, shrinkYoungGeneration } from './shared/collect-garbage.js';
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
@@ -18,12 +18,14 @@ async function main(): Promise<void> {
 
   const app = await buildApp({ config });
   // Warm before listening (decisions 0030, 0037): the read caches, then the request paths, then
-  // one compacting collection of what starting left — all before anyone is waiting on the server.
+  // one compacting collection of what starting left and the young generation given back (decision
+  // 0038) — all before anyone is waiting on the server.
   await app.ready();
   await app.readCachesWarmed();
   await app.warmRequestPaths();
   try {
     compactHeap();
+    await shrinkYoungGeneration();
   } catch (error) {
     app.log.warn({ err: error }, 'compacting the heap after start failed');
   }

@@ -18,7 +18,7 @@ for (let i = 0; i < 2_000_000; i += 1) {
 const grown = youngMB();
 const warnings = [];
 process.on('warning', (warning) => warnings.push(warning.name));
-shrinkYoungGeneration();
+await shrinkYoungGeneration();
 await new Promise((resolve) => setTimeout(resolve, 50));
 console.log(JSON.stringify({ grown, shrunk: youngMB(), warnings }));
 `;

@@ -78,7 +78,7 @@ function collectWhenQuiet(since: EventLoopUtilization): void {
     trailing = setTimeout(() => collectWhenQuiet(now), QUIET_MS).unref();
     return;
   }
-  collect(shrinkYoungGeneration);
+  collect(() => void shrinkYoungGeneration().catch(() => collectGarbage()));
 }
 
 /** Whether the event loop was at least BUSY_LOOP busy since the last call (one call per interval at most). */
