@@ -216,7 +216,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
     tags: tagsRepository, changes: tagChanges, images: imagesRepository, visible: visibleImages, presenter, clock,
     libraryVersion: libraryVersionOf, vocabulary: tagVocabulary,
   });
-  const likes = new LikesService({ likes: likesRepository, images: imagesRepository, visible: visibleImages, presenter, clock });
+  const likes = new LikesService({ likes: likesRepository, images: imagesRepository, visible: visibleImages, presenter, cards, clock });
   const presence = new PresenceService({ presence: new PresenceRepository(database.db), images: imagesRepository, visible: visibleImages, presenter, clock });
   const profiles = new ProfileService(users, clock, imagesRepository, presenter, storage, tagsRepository);
   const profileImages = new ProfileImageService({ users, storage, pool: imagePool, decoder: imageDecoder, clock, tempDir: config.tempDir });

@@ -56,4 +56,50 @@ describe.each(testDatabases)('image cards after touches (%s)', (kind) => {
     expect(refreshed.row).not.toBe(first.row);
     expect(reads).toEqual({ rows: 2, facts: 4 });
   });
+
+  it('move to a like this process committed without reading, when it is the only change since they caught up', async () => {
+    let factReads = 0;
+    let likersNow: number[] = [3];
+    const cards = new ImageCards(database.db, {
+      rows: async (ids) => ids.map((id) => ({ id, ready: 1, trashed_at: null }) as unknown as ImageWithMedia),
+      labels: async () => new Map([[7, { tags: ['beach'], customTags: [] }]]),
+      likers: async () => {
+        factReads += 1;
+        return new Map([[7, likersNow]]);
+      },
+    });
+    const bump = (change: Parameters<typeof bumpLibraryVersion>[1]) => database.db.transaction().execute((trx) => bumpLibraryVersion(trx, change));
+    const start = await bump({ touched: [8] });
+    expect((await cards.facts([7], start))[0]).toEqual({ tags: ['beach'], customTags: [], likers: [3] });
+    expect(factReads).toBe(1);
+
+    // Person 5 likes image 7: the version it committed is the cards' next one.
+    likersNow = [3, 5];
+    const liked = await bump({ touched: [7], only: 'likes' });
+    cards.likeCommitted({ imageId: 7, userId: 5, liked: true, version: liked, likes: 2 });
+    expect((await cards.facts([7], liked))[0]).toEqual({ tags: ['beach'], customTags: [], likers: [3, 5] });
+    expect(factReads).toBe(1);
+
+    // Person 3 takes theirs back.
+    likersNow = [5];
+    const unliked = await bump({ touched: [7], only: 'likes' });
+    cards.likeCommitted({ imageId: 7, userId: 3, liked: false, version: unliked, likes: 1 });
+    expect((await cards.facts([7], unliked))[0]?.likers).toEqual([5]);
+    expect(factReads).toBe(1);
+
+    // Another change came first (another process's tag): the like is not applied, the catch-up reads.
+    likersNow = [5, 9];
+    await bump({ touched: [7], only: 'tags' });
+    const behind = await bump({ touched: [7], only: 'likes' });
+    cards.likeCommitted({ imageId: 7, userId: 9, liked: true, version: behind, likes: 2 });
+    expect((await cards.facts([7], behind))[0]?.likers).toEqual([5, 9]);
+    expect(factReads).toBe(2);
+
+    // A count that does not add up (the card was not what the like changed): read again.
+    likersNow = [5, 9, 11, 12];
+    const odd = await bump({ touched: [7], only: 'likes' });
+    cards.likeCommitted({ imageId: 7, userId: 11, liked: true, version: odd, likes: 4 });
+    expect((await cards.facts([7], odd))[0]?.likers).toEqual([5, 9, 11, 12]);
+    expect(factReads).toBe(3);
+  });
 });

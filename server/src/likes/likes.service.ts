@@ -1,5 +1,6 @@
 import type { Image } from '@photo/contract';
 import type { AuthUser } from '../auth/auth-user.js';
+import type { ImageCards } from '../image-cards/image-cards.js';
 import type { ImagePresenter } from '../images/image-presenter.js';
 import type { ImagesRepository } from '../images/images.repository.js';
 import { requireVisibleImage, stillVisible, type VisibleImageSource } from '../images/visible-image.js';
@@ -12,13 +13,22 @@ export const MAX_LIKED_IMAGES = 1000;
 /** Likes per person (DECISIONS §3) on any image the person may see; others answer 404. */
 export class LikesService {
   constructor(
-    private readonly deps: { likes: LikesRepository; images: ImagesRepository; visible: VisibleImageSource; presenter: ImagePresenter; clock: Clock },
+    private readonly deps: {
+      likes: LikesRepository;
+      images: ImagesRepository;
+      visible: VisibleImageSource;
+      presenter: ImagePresenter;
+      /** Told of each like committed, so the cards move to its version without reading (image-cards/). */
+      cards: Pick<ImageCards, 'likeCommitted'>;
+      clock: Clock;
+    },
   ) {}
 
   /** Sets (not toggles) the like, so a repeated request changes nothing; answers the presented image too. */
   async like(user: AuthUser, imageId: string, liked: boolean) {
     const row = await requireVisibleImage(this.deps.visible, user, imageId);
     const state = await this.deps.likes.set(row.id, user.id, liked, isoNow(this.deps.clock));
+    if (state.version !== undefined) this.deps.cards.likeCommitted({ imageId: row.id, userId: user.id, liked, version: state.version, likes: state.likes });
     // Presented as of the like itself: the request's own version predates it (image-cards/).
     const [image] = await this.deps.presenter.present([row], user, { atLeast: state.version });
     return { likes: state.likes, totalLikes: state.likes, liked: state.liked, ...(image ? { userAccessData: image } : {}) };
