@@ -213,7 +213,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const search = new SearchService(database.db, database.dialect, presenter, tagVocabulary, visibleIds, cards);
   const tagChanges = new TagChangesRepository(database.db);
   const tags = new TagsService({
-    tags: tagsRepository, changes: tagChanges, images: imagesRepository, visible: visibleImages, presenter, clock,
+    tags: tagsRepository, changes: tagChanges, images: imagesRepository, visible: visibleImages, presenter, cards, clock,
     libraryVersion: libraryVersionOf, vocabulary: tagVocabulary,
   });
   const likes = new LikesService({ likes: likesRepository, images: imagesRepository, visible: visibleImages, presenter, cards, clock });

@@ -102,4 +102,49 @@ describe.each(testDatabases)('image cards after touches (%s)', (kind) => {
     expect((await cards.facts([7], odd))[0]?.likers).toEqual([5, 9, 11, 12]);
     expect(factReads).toBe(3);
   });
+
+  it('take tags this process added in place: every name on every image, custom only where a custom row was new', async () => {
+    let labelReads = 0;
+    const cards = new ImageCards(database.db, {
+      rows: async (ids) => ids.map((id) => ({ id, ready: 1, trashed_at: null }) as unknown as ImageWithMedia),
+      labels: async () => {
+        labelReads += 1;
+        return new Map([
+          [7, { tags: ['beach', 'zoo'], customTags: [] }],
+          [8, { tags: ['dog'], customTags: ['dog'] }],
+        ]);
+      },
+      likers: async () => new Map([[8, [4]]]),
+    });
+    const bump = (change: Parameters<typeof bumpLibraryVersion>[1]) => database.db.transaction().execute((trx) => bumpLibraryVersion(trx, change));
+    const start = await bump({ touched: [9] });
+    await cards.facts([7, 8], start);
+    expect(labelReads).toBe(1);
+
+    // "summer" added to both; "beach" was on 7 already (by someone, as a plain tag): no new custom row there.
+    const version = await bump({ touched: [7, 8], only: 'tags' });
+    cards.tagsCommitted({
+      version,
+      imageIds: [7, 8],
+      names: ['beach', 'summer'],
+      kind: 'custom',
+      added: [
+        { imageId: 7, name: 'summer' },
+        { imageId: 8, name: 'beach' },
+        { imageId: 8, name: 'summer' },
+      ],
+    });
+    expect(await cards.facts([7, 8], version)).toEqual([
+      { tags: ['beach', 'summer', 'zoo'], customTags: ['summer'], likers: [] },
+      { tags: ['beach', 'dog', 'summer'], customTags: ['beach', 'dog', 'summer'], likers: [4] },
+    ]);
+    expect(labelReads).toBe(1);
+
+    // Behind another change: not applied, read again.
+    await bump({ touched: [8], only: 'likes' });
+    const behind = await bump({ touched: [7], only: 'tags' });
+    cards.tagsCommitted({ version: behind, imageIds: [7], names: ['zz'], kind: 'tag', added: [{ imageId: 7, name: 'zz' }] });
+    await cards.facts([7], behind);
+    expect(labelReads).toBe(2);
+  });
 });

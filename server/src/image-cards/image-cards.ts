@@ -102,6 +102,27 @@ export class ImageCards {
     this.factCards.set(imageId, none ? NO_FACTS : { tags: facts.tags, customTags: facts.customTags, likers });
   }
 
+  /**
+   * Tags this process has just added, as library version `version` (tag-changes.repository.ts
+   * `add`): `names` went onto every one of `imageIds` (shown names only: hidden ones never reach a
+   * card), and `added` lists the rows that were new — which alone can make a name one of an image's
+   * custom tags. As `likeCommitted`: applied only when it is the one change since the cards caught up.
+   */
+  tagsCommitted({ version, imageIds, names, kind, added }: { version: number; imageIds: readonly number[]; names: readonly string[]; kind: 'tag' | 'custom'; added: readonly { imageId: number; name: string }[] }): void {
+    if (this.caughtUp !== version - 1 || this.catchingUp !== undefined) return;
+    this.generation += 1;
+    this.caughtUp = version;
+    const shown = new Set(names);
+    for (const imageId of new Set(imageIds)) {
+      const facts = this.factCards.get(imageId);
+      if (facts === undefined) continue;
+      const tags = withNames(facts.tags, names);
+      const customTags =
+        kind === 'custom' ? withNames(facts.customTags, added.filter((row) => row.imageId === imageId && shown.has(row.name)).map((row) => row.name)) : facts.customTags;
+      if (tags !== facts.tags || customTags !== facts.customTags) this.factCards.set(imageId, { tags, customTags, likers: facts.likers });
+    }
+  }
+
   /** How many cards of each kind are kept at most. */
   get capacity(): number {
     return this.max;
@@ -182,4 +203,14 @@ export class ImageCards {
     this.generation += 1;
     this.caughtUp = Math.max(this.caughtUp, version);
   }
+}
+
+/** Plain code-unit order, as the database sorts tag names (tags.repository.ts `labelsOf`). */
+const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** `sorted` with `names` in it, each once, in order: the same array when it holds them all already. */
+function withNames(sorted: readonly string[], names: readonly string[]): string[] {
+  const missing = names.filter((name) => !sorted.includes(name));
+  if (missing.length === 0) return sorted as string[];
+  return [...new Set([...sorted, ...missing])].sort(byName);
 }

@@ -18,11 +18,25 @@ import type { TagKind } from './tags.repository.js';
  * - A merge recounts from the rows while no count changes (`countsTakeTurns`).
  * SQLite needs no locks for this: a write transaction holds the whole database (db/row-locks.ts).
  */
+/** What `add` changed: the tags went onto these images (those they were on already included). */
+export interface TagsAdded {
+  version: number;
+  imageIds: readonly number[];
+  names: readonly string[];
+  kind: TagKind;
+  /** The rows added: an image, a tag name. */
+  added: readonly { imageId: number; name: string }[];
+}
+
 export class TagChangesRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
-  /** Adds the tags (creating new ones) to every image as this person; true if anything was new. */
-  async add(input: { imageIds: readonly number[]; names: readonly string[]; userId: number; kind: TagKind; now: string }): Promise<boolean> {
+  /**
+   * Adds the tags (creating new ones) to every image as this person. When anything was new: the
+   * library version it committed as, and the rows it added (image and tag name), which the image
+   * cards take in place (image-cards/image-cards.ts `tagsCommitted`); undefined when nothing was.
+   */
+  async add(input: { imageIds: readonly number[]; names: readonly string[]; userId: number; kind: TagKind; now: string }): Promise<TagsAdded | undefined> {
     const names = [...new Set(input.names)].sort();
     return this.db.transaction().execute(async (trx) => {
       const counted = await holdImages(trx, input.imageIds);
@@ -32,8 +46,8 @@ export class TagChangesRepository {
         .onConflict((oc) => oc.column('name').doNothing())
         .execute();
       // In id order, so concurrent writers lock tag rows in the same order (no deadlock on PostgreSQL).
-      const tags = await trx.selectFrom('tags').select('id').where('name', 'in', names).orderBy('id').execute();
-      let changed = false;
+      const tags = await trx.selectFrom('tags').select(['id', 'name']).where('name', 'in', names).orderBy('id').execute();
+      const added: { imageId: number; name: string }[] = [];
       for (const tag of tags) {
         const inserted = await trx
           .insertInto('image_tags')
@@ -43,10 +57,11 @@ export class TagChangesRepository {
           .execute();
         // A row on a photo in the Trash is kept (it comes back with a restore) but not counted.
         await addUsage(trx, tag.id, inserted.filter((row) => counted.has(row.image_id)).length);
-        changed = changed || inserted.length > 0;
+        for (const row of inserted) added.push({ imageId: Number(row.image_id), name: tag.name });
       }
-      if (changed) await bumpLibraryVersion(trx, { touched: input.imageIds, only: 'tags' });
-      return changed;
+      if (added.length === 0) return undefined;
+      const version = await bumpLibraryVersion(trx, { touched: input.imageIds, only: 'tags' });
+      return { version, imageIds: input.imageIds, names, kind: input.kind, added };
     });
   }
 

@@ -8,7 +8,8 @@ import type { ImagesRepository } from '../images/images.repository.js';
 import { requireVisibleImage, requireVisibleImages, stillVisible, type VisibleImageSource } from '../images/visible-image.js';
 import { type Clock, isoNow } from '../shared/clock.js';
 import { normalizeTag, normalizeTags, tagToStore, tagsToStore } from './tag-text.js';
-import type { TagChangesRepository } from './tag-changes.repository.js';
+import type { ImageCards } from '../image-cards/image-cards.js';
+import type { TagChangesRepository, TagsAdded } from './tag-changes.repository.js';
 import type { TagKind, TagsRepository } from './tags.repository.js';
 import type { VisibleVocabulary } from './visible-vocabulary.js';
 
@@ -38,6 +39,8 @@ export class TagsService {
       /** One image a person may see, from the read caches (read-caches/visible-image-finder.ts). */
       visible: VisibleImageSource;
       presenter: ImagePresenter;
+      /** Told of tags added, so the cards move to that version without reading (image-cards/). */
+      cards: Pick<ImageCards, 'tagsCommitted' | 'facts'>;
       clock: Clock;
       /** The library version this person's request is checked against (read-caches/request-versions.ts). */
       libraryVersion: (user: AuthUser) => Promise<LibraryVersion>;
@@ -68,7 +71,7 @@ export class TagsService {
     const names = tagsToStore(tags);
     if (names.length === 0) throw badRequest('Please enter at least one tag.');
     const rows = await requireVisibleImages(this.deps.images, user, imageIds);
-    await this.deps.changes.add({ imageIds: rows.map((row) => row.id), names, userId: user.id, kind, now: isoNow(this.deps.clock) });
+    this.tellCards(await this.deps.changes.add({ imageIds: rows.map((row) => row.id), names, userId: user.id, kind, now: isoNow(this.deps.clock) }));
     const what = names.length === 1 ? `Tag "${names[0]}"` : `${names.length} tags`;
     return { message: `${what} added to ${rows.length === 1 ? '1 image' : `${rows.length} images`}.` };
   }
@@ -77,8 +80,18 @@ export class TagsService {
   async addOne(user: AuthUser, imageId: string, tag: string): Promise<{ tags: string[] }> {
     const name = tagToStore(tag);
     const row = await requireVisibleImage(this.deps.visible, user, imageId);
-    await this.deps.changes.add({ imageIds: [row.id], names: [name], userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
+    const added = await this.deps.changes.add({ imageIds: [row.id], names: [name], userId: user.id, kind: 'tag', now: isoNow(this.deps.clock) });
+    this.tellCards(added);
+    // After a change, its card as of that change (no statement when the card moved to it in place).
+    if (added) return { tags: (await this.deps.cards.facts([row.id], added.version))[0]?.tags ?? [] };
     return { tags: (await this.deps.tags.labelsOf([row.id])).get(row.id)?.tags ?? [] };
+  }
+
+  /** The cards take the added tags in place (hidden names left out, as every read leaves them out). */
+  private tellCards(added: TagsAdded | undefined): void {
+    if (!added) return;
+    const shown = (name: string) => !this.deps.tags.isHidden(name);
+    this.deps.cards.tagsCommitted({ ...added, names: added.names.filter(shown), added: added.added.filter((row) => shown(row.name)) });
   }
 
   /**
