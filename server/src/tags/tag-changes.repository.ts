@@ -5,6 +5,16 @@ import { hasRowLocks } from '../db/row-locks.js';
 import { bumpLibraryVersion } from '../read-caches/library-version.js';
 import type { TagKind } from './tags.repository.js';
 
+/** What `add` changed: the tags went onto these images (those they were on already included). */
+export interface TagsAdded {
+  version: number;
+  imageIds: readonly number[];
+  names: readonly string[];
+  kind: TagKind;
+  /** The rows added: an image, a tag name. */
+  added: readonly { imageId: number; name: string }[];
+}
+
 /**
  * Every change to tags on images and to the vocabulary. Each runs in one transaction that keeps
  * `tags.usage_count` equal to the tag's image_tags rows on images outside the Trash (decision 0008)
@@ -18,16 +28,6 @@ import type { TagKind } from './tags.repository.js';
  * - A merge recounts from the rows while no count changes (`countsTakeTurns`).
  * SQLite needs no locks for this: a write transaction holds the whole database (db/row-locks.ts).
  */
-/** What `add` changed: the tags went onto these images (those they were on already included). */
-export interface TagsAdded {
-  version: number;
-  imageIds: readonly number[];
-  names: readonly string[];
-  kind: TagKind;
-  /** The rows added: an image, a tag name. */
-  added: readonly { imageId: number; name: string }[];
-}
-
 export class TagChangesRepository {
   constructor(private readonly db: Kysely<DB>) {}
 
