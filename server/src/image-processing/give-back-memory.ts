@@ -89,7 +89,14 @@ function loopWasBusy(): boolean {
   return busy;
 }
 
+/** Collections asked for so far (tests: the trailing one is V8's memory-reducing kind, which no GC entry marks as asked for). */
+let asked = 0;
+export function collectionsAskedFor(): number {
+  return asked;
+}
+
 function collect(how: () => void = collectGarbage): void {
+  asked += 1;
   clearTimeout(trailing);
   lastAt = performance.now();
   loopAtLast = performance.eventLoopUtilization();
