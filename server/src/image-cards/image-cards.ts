@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 import type { ImageWithMedia } from '../images/images.repository.js';
-import type { ImageTagLabels } from '../tags/tags.repository.js';
+import type { ImageTagLabels, TagKind } from '../tags/tags.repository.js';
 import { changedCards, EVERY_IMAGE } from './changed-images.js';
 
 /** What the other domains add to an image's card: its tags, and who liked it. */
@@ -104,21 +104,20 @@ export class ImageCards {
 
   /**
    * Tags this process has just added, as library version `version` (tag-changes.repository.ts
-   * `add`): `names` went onto every one of `imageIds` (shown names only: hidden ones never reach a
-   * card), and `added` lists the rows that were new — which alone can make a name one of an image's
-   * custom tags. As `likeCommitted`: applied only when it is the one change since the cards caught up.
+   * `add`): `names` went onto every one of `imageIds`, and `added` lists the rows that were new —
+   * which alone can make a name one of an image's custom tags. Both hold shown names only (hidden
+   * ones never reach a card; TagsService leaves them out). As `likeCommitted`: applied only when it
+   * is the one change since the cards caught up.
    */
-  tagsCommitted({ version, imageIds, names, kind, added }: { version: number; imageIds: readonly number[]; names: readonly string[]; kind: 'tag' | 'custom'; added: readonly { imageId: number; name: string }[] }): void {
+  tagsCommitted({ version, imageIds, names, kind, added }: { version: number; imageIds: readonly number[]; names: readonly string[]; kind: TagKind; added: readonly { imageId: number; name: string }[] }): void {
     if (this.caughtUp !== version - 1 || this.catchingUp !== undefined) return;
     this.generation += 1;
     this.caughtUp = version;
-    const shown = new Set(names);
     for (const imageId of new Set(imageIds)) {
       const facts = this.factCards.get(imageId);
       if (facts === undefined) continue;
       const tags = withNames(facts.tags, names);
-      const customTags =
-        kind === 'custom' ? withNames(facts.customTags, added.filter((row) => row.imageId === imageId && shown.has(row.name)).map((row) => row.name)) : facts.customTags;
+      const customTags = kind === 'custom' ? withNames(facts.customTags, added.filter((row) => row.imageId === imageId).map((row) => row.name)) : facts.customTags;
       if (tags !== facts.tags || customTags !== facts.customTags) this.factCards.set(imageId, { tags, customTags, likers: facts.likers });
     }
   }
