@@ -75,6 +75,17 @@ describe.each(testDatabases)('warming the read caches at start (%s)', (kind) => 
     expect(counter.statements).toBeGreaterThan(warmed);
   });
 
+  it('makes the warmed cards’ JSON pieces too, so their first page only copies them', async () => {
+    const { admin, cards, visibleIds, version } = await warmedLibrary(kind, 120, 100);
+    const ids = [...(await visibleIds.of(admin)).ids];
+    // The pieces are kept on each row object, under a symbol of card-json.ts (shared/kept-on.ts).
+    const keptPieces = (row: object) => Object.getOwnPropertySymbols(row).length;
+    const warmed = await cards.rows(ids.slice(0, 100), version);
+    expect(warmed.filter((row) => keptPieces(row) === 0).map((row) => row.id), 'warmed rows without their pieces').toEqual([]);
+    const beyond = await cards.rows(ids.slice(100), version);
+    expect(beyond.every((row) => keptPieces(row) === 0), 'rows past the cache capacity are not warmed').toBe(true);
+  });
+
   it('keeps the newest longest: cards read after the warm-up push out its oldest first', async () => {
     const { admin, counter, cards, visibleIds, version } = await warmedLibrary(kind, 300, 250);
     const ids = [...(await visibleIds.of(admin)).ids];

@@ -131,13 +131,21 @@ export class ImageCards {
    * Reads and keeps the cards of these images (gallery order, newest first), `chunk` at a time, as
    * pages would: the oldest of them first, so that, kept in insertion order, the newest are the last
    * to go. After each chunk, `next` says whether to go on (the warm-up yields to requests there,
-   * and stops when the server closes).
+   * and stops when the server closes). `made`: what was read, each chunk (the warm-up makes the
+   * cards' JSON pieces there: card-json.ts `prepareCardJson`).
    */
-  async warm(ids: readonly number[], version: number, chunk: number, next: () => Promise<boolean>): Promise<void> {
+  async warm(
+    ids: readonly number[],
+    version: number,
+    chunk: number,
+    next: () => Promise<boolean>,
+    made: (rows: ImageWithMedia[], facts: CardFacts[]) => void = () => {},
+  ): Promise<void> {
     for (let end = ids.length; end > 0; end -= chunk) {
       // Oldest first within the chunk too: cards are kept in the order they were read.
       const some = ids.slice(Math.max(0, end - chunk), end).reverse();
-      await Promise.all([this.rows(some, version), this.facts(some, version)]);
+      const [rows, facts] = await Promise.all([this.rows(some, version), this.facts(some, version)]);
+      made(rows, facts);
       if (!(await next())) return;
     }
   }

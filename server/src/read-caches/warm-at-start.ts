@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { prepareCardJson } from '../image-cards/card-json.js';
 import type { ImageCards } from '../image-cards/image-cards.js';
 import type { VisibleIds } from './visible-ids.js';
 
@@ -28,7 +29,8 @@ const CHUNK = 250;
  * images, as many as the card cache keeps (image-cards/). Without it, the first seconds after a
  * restart are the slowest of all: every page a crowd opens reads its 50 cards with a query of its
  * own (issue 13's soak: 200 people, the first second answered a sixth of a later one's requests,
- * most of it reading cards). A chunk at a time, with a
+ * most of it reading cards). The cards' JSON pieces are made as they are read (card-json.ts
+ * `prepareCardJson`), so a page built from them only copies. A chunk at a time, with a
  * turn of the event loop between: a request that comes in meanwhile is served between two chunks,
  * and reads the same cards through the same cache (what it finds kept, it does not read again).
  * Bounded by the card cache's capacity whatever the library's size; a failure is logged, not thrown.
@@ -40,10 +42,16 @@ export function warmAtStart({ visibleIds, cards, logger }: { visibleIds: Visible
     const list = await visibleIds.wholeLibrary();
     const newest = Array.from(list.ids.subarray(0, Math.min(list.ids.length, cards.capacity)));
     await nextTurn();
-    await cards.warm(newest, list.version, CHUNK, async () => {
-      await nextTurn();
-      return !stopped;
-    });
+    await cards.warm(
+      newest,
+      list.version,
+      CHUNK,
+      async () => {
+        await nextTurn();
+        return !stopped;
+      },
+      prepareCardJson,
+    );
     logger.debug({ images: list.ids.length, cards: newest.length, ms: Math.round(performance.now() - started) }, 'read caches warmed');
   };
   const done = run().catch((err: unknown) => {
