@@ -42,10 +42,7 @@ const MAX_CIPHERS = 1_000;
 const SIGNATURE_CHARS = 22;
 const EMPTY = Buffer.alloc(0);
 const QUOTE = 0x22;
-const SLASH = 0x2f;
-const PATH_START = Buffer.from('/media/i/', 'latin1');
-const DISPLAY = Buffer.from('display', 'latin1');
-const THUMB = Buffer.from('thumb', 'latin1');
+const URL_START = Buffer.from('"/media/i/', 'latin1');
 const NULL = Buffer.from('null', 'latin1');
 const THUMB_KEY = Buffer.from(',"thumbnailURL":', 'latin1');
 const BASE64URL = Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_', 'latin1');
@@ -130,42 +127,51 @@ export class ImageUrls {
       if (thumb) requests.push({ imageId, variant: 'thumb' });
     }
     const macs = requests.length > 0 ? this.macs(requests, tag, expiresAtSeconds) : EMPTY;
-    const query = Buffer.from(`?v=${tag}&exp=${expiresAtSeconds}&sig=`, 'latin1');
-    const ids = images.map(({ imageId }) => String(imageId));
-    // Each URL: `"/media/i/` id `/` variant query signature `"`; else `null`.
+    // Each URL: `"/media/i/`, its id, then `/<variant>?v=…&exp=…&sig=` (the same for every image of
+    // the call), its signature and `"`; `null` for a file not made yet.
+    const query = `?v=${tag}&exp=${expiresAtSeconds}&sig=`;
+    const displayTail = Buffer.from(`/display${query}`, 'latin1');
+    const thumbTail = Buffer.from(`/thumb${query}`, 'latin1');
+    const ids = new Array<string>(images.length);
     let length = 0;
-    images.forEach(({ display, thumb }, index) => {
-      const url = (variant: Buffer) => 1 + PATH_START.length + (ids[index] as string).length + 1 + variant.length + query.length + SIGNATURE_CHARS + 1;
-      length += (display ? url(DISPLAY) : NULL.length) + THUMB_KEY.length + (thumb ? url(THUMB) : NULL.length);
-    });
+    for (let index = 0; index < images.length; index += 1) {
+      const { imageId, display, thumb } = images[index] as UrlsOf;
+      const id = String(imageId);
+      ids[index] = id;
+      const url = URL_START.length + id.length + SIGNATURE_CHARS + 1;
+      length += (display ? url + displayTail.length : NULL.length) + THUMB_KEY.length + (thumb ? url + thumbTail.length : NULL.length);
+    }
     const out = Buffer.allocUnsafe(length);
+    // One loop with its position in a local. Written through closures, as before, every byte went
+    // through their shared context: a page's 100 URLs took 81–94 µs against 48–62 µs now, the same
+    // bytes (side by side on a busy 2-core VM; the MACs alone ~17 µs; decision 0040).
     let at = 0;
     let mac = 0;
-    // Byte by byte: the pieces are a few to ~40 bytes, and a copy call per piece cost more than the copying.
-    const put = (piece: Buffer) => {
-      for (let i = 0; i < piece.length; i += 1) out[at++] = piece[i] as number;
-    };
-    const putUrl = (id: string, variant: Buffer) => {
-      out[at++] = QUOTE;
-      put(PATH_START);
-      for (let i = 0; i < id.length; i += 1) out[at++] = id.charCodeAt(i);
-      out[at++] = SLASH;
-      put(variant);
-      put(query);
-      at = writeBase64url(macs, mac * BLOCK, out, at);
-      mac += 1;
-      out[at++] = QUOTE;
-    };
     const pieces = new Array<Buffer>(images.length);
     for (let index = 0; index < images.length; index += 1) {
       const { display, thumb } = images[index] as UrlsOf;
-      const start = at;
       const id = ids[index] as string;
-      if (display) putUrl(id, DISPLAY);
-      else put(NULL);
-      put(THUMB_KEY);
-      if (thumb) putUrl(id, THUMB);
-      else put(NULL);
+      const start = at;
+      for (let second = 0; second < 2; second += 1) {
+        if (second === 1) {
+          out.set(THUMB_KEY, at);
+          at += THUMB_KEY.length;
+        }
+        if (!(second === 0 ? display : thumb)) {
+          out.set(NULL, at);
+          at += NULL.length;
+          continue;
+        }
+        out.set(URL_START, at);
+        at += URL_START.length;
+        for (let i = 0; i < id.length; i += 1) out[at++] = id.charCodeAt(i);
+        const tail = second === 0 ? displayTail : thumbTail;
+        out.set(tail, at);
+        at += tail.length;
+        at = writeBase64url(macs, mac * BLOCK, out, at);
+        mac += 1;
+        out[at++] = QUOTE;
+      }
       pieces[index] = out.subarray(start, at);
     }
     return pieces;
