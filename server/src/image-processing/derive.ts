@@ -49,7 +49,8 @@ let deriving = 0;
  * side (sharp-loader.ts, decision 0021), two for a derive that runs alone — the last photo of an
  * upload, or one that waits for none — so its resize runs beside its decode on the core the other
  * derive would use, instead of that core idling until the photo is done. Measured on the ingest
- * bench's 30 photos, alternated: 4.72 against 4.57 images/s over seven pairs (decision 0040). The
+ * bench's 30 photos, alternated: 4.72 against 4.57 images/s over seven pairs, five of them faster
+ * — within a noisy VM's swings, and the decoder's peaks unchanged (decision 0040). The
  * setting is libvips' own and process-wide: pipelines started later take the value then in force.
  * `VIPS_CONCURRENCY` in the environment still decides, as in libvips.
  */
