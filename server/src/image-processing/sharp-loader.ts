@@ -17,7 +17,8 @@ let loaded: Promise<SharpFunction> | undefined;
  * once (task-pool.ts) and each pipeline is mostly serial (the JPEG decode, the WebP encode), so a
  * second thread each bought nothing: in three alternated pairs, 7.23–7.62 images/s with two and
  * 7.38–8.13 with one (noisy), and the decoder's peak on the 1 GB upload 162 MB instead of 167
- * (decision 0021). `VIPS_CONCURRENCY` in the environment still decides, as in libvips.
+ * (decision 0021). A photo decoded alone gets two (derive.ts, decision 0040). `VIPS_CONCURRENCY` in
+ * the environment still decides, as in libvips.
  */
 export function loadSharp(): Promise<SharpFunction> {
   if (!loaded) {
