@@ -87,6 +87,8 @@ export function registerCall<C extends CallDef>(
       if (result instanceof PreSerialized) {
         reply.code(status).type('application/json; charset=utf-8');
         if (typeof result.json === 'string') return reply.send(result.json);
+        const kept = result.json.onlyPiece;
+        if (kept) return reply.send(kept);
         const lent = answerScratch.lend(result.json.byteLength);
         // Given back only once every byte is with the kernel ('finish'), never on 'close' alone.
         reply.raw.once('finish', lent.giveBack);
