@@ -72,17 +72,20 @@ const filterOnB = async (token: string, tags: string[]) => {
   return (res.body.images ?? []).map((image) => image._id);
 };
 
-/** The round trips B made for each of `times` calls (after two that fill its caches). */
-async function roundTripsOf(call: () => Promise<unknown>, times = 7): Promise<number[]> {
+/** The round trips B made for each of `times` calls (after two that fill its caches), and the statements it parsed. */
+async function wireCountsOf(call: () => Promise<unknown>, times = 7): Promise<{ roundTrips: number[]; parses: number[] }> {
   await call();
   await call();
-  const counts: number[] = [];
+  const roundTrips: number[] = [];
+  const parses: number[] = [];
   for (let i = 0; i < times; i += 1) {
     const before = cluster.relay().count();
+    const parsedBefore = cluster.relay().parses();
     await call();
-    counts.push((cluster.relay().count()) - before);
+    roundTrips.push(cluster.relay().count() - before);
+    parses.push(cluster.relay().parses() - parsedBefore);
   }
-  return counts;
+  return { roundTrips, parses };
 }
 
 const median = (values: number[]) => [...values].sort((x, y) => x - y)[Math.floor(values.length / 2)];
@@ -105,9 +108,12 @@ describe('cached reads on PostgreSQL, two app processes', () => {
       expect(await suggestionsOnB(viewer.token, 'ha')).toEqual(['harbour']);
       expect((await filterOnB(viewer.token, ['harbour'])).length).toBe(viewer === admin ? 2 : 1);
       for (const [name, call] of Object.entries(calls)) {
-        const counts = await roundTripsOf(call);
+        const { roundTrips: counts, parses } = await wireCountsOf(call);
+        const who = `${name} as ${viewer === admin ? 'the admin' : 'a share recipient'}`;
         // Background work of B's (its processing sweep) may land in one measurement; the median may not.
-        expect(median(counts), `${name} as ${viewer === admin ? 'the admin' : 'a share recipient'}: round trips per call ${counts.join(', ')}`).toBe(1);
+        expect(median(counts), `${who}: round trips per call ${counts.join(', ')}`).toBe(1);
+        // The session check is a statement prepared once per connection (decision 0041): not parsed again.
+        expect(median(parses), `${who}: statements parsed per call ${parses.join(', ')}`).toBe(0);
       }
     }
   });

@@ -1,6 +1,7 @@
 import { type CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
 import type { ChangeStamp, LocalChanges } from '../db/local-changes.js';
+import { prepareOnEachConnection } from '../db/prepared-statements.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
 import type { LibraryVersion } from '../read-caches/library-version.js';
 
@@ -70,15 +71,19 @@ export class UsersRepository {
   private async readSession(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
     // Built and compiled once: Kysely would build and compile the same statement on every call
     // (under the soak, every request), which cost more than running it. Only the id changes.
-    this.sessionStatement ??= this.db
-      .selectFrom(['users', 'library_state'])
-      .select([
-        'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
-        'library_state.version', 'library_state.reset_version', 'library_state.list_version',
-      ])
-      .where('users.id', '=', ANY_ID)
-      .where('library_state.id', '=', 1)
-      .compile();
+    if (!this.sessionStatement) {
+      this.sessionStatement = this.db
+        .selectFrom(['users', 'library_state'])
+        .select([
+          'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
+          'library_state.version', 'library_state.reset_version', 'library_state.list_version',
+        ])
+        .where('users.id', '=', ANY_ID)
+        .where('library_state.id', '=', 1)
+        .compile();
+      // On PostgreSQL, parsed and planned once per connection (db/prepared-statements.ts).
+      prepareOnEachConnection(this.sessionStatement.sql, 'session-account');
+    }
     const statement = this.sessionStatement;
     const { rows } = await this.db.executeQuery<SessionRow>({ ...statement, parameters: statement.parameters.map((value) => (value === ANY_ID ? id : value)) });
     const row = rows[0];

@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import type { Config } from '../config/config.js';
 import type { DB } from './schema.js';
 import { LocalChanges } from './local-changes.js';
+import { namingPool } from './prepared-statements.js';
 import { SAFETY_NET_PAGES, WalCheckpoints } from './wal-checkpoints.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -74,7 +75,7 @@ function openPostgres(url: string): Kysely<DB> {
   // An idle connection that drops (PostgreSQL restarted, network cut) is reported here; unhandled,
   // it would end the process. The pool discards that client and opens a new one when next needed.
   pool.on('error', (error) => console.error(JSON.stringify({ level: 50, msg: 'an idle PostgreSQL connection failed', err: error.message })));
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool: namingPool(pool) }) });
 }
 
 /**

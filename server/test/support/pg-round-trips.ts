@@ -12,6 +12,8 @@ export interface RoundTripCounter {
   url: string;
   /** Round trips counted so far, over every connection through the relay. */
   count(): number;
+  /** Statements parsed so far ('P' messages): a prepared statement is parsed once per connection. */
+  parses(): number;
   close(): Promise<void>;
 }
 
@@ -20,6 +22,7 @@ const SSL_REQUEST = 80877103;
 export async function countRoundTrips(databaseUrl: string): Promise<RoundTripCounter> {
   const target = new URL(databaseUrl);
   let total = 0;
+  let parses = 0;
   const sockets = new Set<Socket>();
   const relay = createServer((client) => {
     const server = createConnection({ host: target.hostname, port: Number(target.port || 5432) });
@@ -28,6 +31,7 @@ export async function countRoundTrips(databaseUrl: string): Promise<RoundTripCou
     server.once('close', () => sockets.delete(server));
     const reader = messageReader((type) => {
       if (type === 'Q' || type === 'S') total += 1;
+      if (type === 'P') parses += 1;
     });
     client.on('data', (chunk: Buffer) => {
       // Before startup the client may ask for SSL: answer 'N' (no) ourselves and keep reading.
@@ -51,6 +55,7 @@ export async function countRoundTrips(databaseUrl: string): Promise<RoundTripCou
   return {
     url: url.toString(),
     count: () => total,
+    parses: () => parses,
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => relay.close(() => resolve()));
