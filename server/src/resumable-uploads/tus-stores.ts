@@ -43,8 +43,8 @@ export async function createTusBytes(config: Config, storage: MediaStorage): Pro
     const { S3TusBytes } = await import('./s3-tus-bytes.js');
     return new S3TusBytes(config, storage);
   }
-  const { FileStore } = await import('@tus/file-store');
-  const store = new FileStore({ directory: config.resumableUploads.dir, expirationPeriodInMilliseconds: config.resumableUploads.expiryMs });
+  const { CoalescingFileStore } = await import('./coalescing-file-store.js');
+  const store = new CoalescingFileStore({ directory: config.resumableUploads.dir, expirationPeriodInMilliseconds: config.resumableUploads.expiryMs });
   return new FileTusBytes(store, config.tempDir);
 }
 
