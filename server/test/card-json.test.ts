@@ -78,6 +78,19 @@ describe.each(testDatabases)('image JSON text written from cards on %s', (databa
     expect(await text('/api/gridimages?page=2&limit=2', bob.token)).toBe(await text('/library?page=2&limit=2', bob.token));
   });
 
+  it('writes the unpaged lists (previous/next, the older detail view) as the zod-checked text of the whole gallery', async () => {
+    for (const person of [bob, carol, admin]) {
+      const whole = await text('/api/gridimages', person.token);
+      expect(JSON.stringify(calls.getGridImages.response.parse(JSON.parse(whole)))).toBe(whole);
+      const gallery = JSON.parse(await text('/library?page=1&limit=50', person.token)) as { images: unknown[] };
+      expect(whole).toBe(JSON.stringify({ images: gallery.images }));
+      const plain = await text('/gridimages', person.token);
+      expect(JSON.stringify(calls.getGridImagesOld.response.parse(JSON.parse(plain)))).toBe(plain);
+      expect(plain).toBe(JSON.stringify(gallery.images));
+    }
+    expect((JSON.parse(await text('/gridimages', carol.token)) as unknown[]).length).toBe(3);
+  });
+
   it('writes search answers that the contract checks unchanged, with the same image text as the gallery', async () => {
     for (const person of [bob, carol]) {
       const found = await text('/search?query=beach', person.token);

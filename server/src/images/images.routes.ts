@@ -11,11 +11,11 @@ export function registerImageRoutes(
   search: SearchService,
 ): void {
   registerCall(app, authenticate, calls.getGridImages, async ({ user, query }) => {
-    if (query.page === undefined && query.limit === undefined) return { images: await images.all(user) };
+    if (query.page === undefined && query.limit === undefined) return new PreSerialized(await images.allJson(user, { before: '{"images":', after: '}' }));
     const json = await images.pageJson(user, query.page ?? 1, query.limit ?? GALLERY_PAGE_SIZE);
     return new PreSerialized(json);
   });
-  registerCall(app, authenticate, calls.getGridImagesOld, ({ user }) => images.all(user));
+  registerCall(app, authenticate, calls.getGridImagesOld, async ({ user }) => new PreSerialized(await images.allJson(user)));
   registerCall(app, authenticate, calls.getImage, ({ user, params }) => images.one(user, params.id));
   registerCall(app, authenticate, calls.getImageNeighbours, ({ user, params }) => images.neighbours(user, params.id));
   registerCall(app, authenticate, calls.getLibrary, ({ user, query }) =>
