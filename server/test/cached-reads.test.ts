@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { simpleParser } from 'mailparser';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Image } from '@photo/contract';
 import { tinyPng, upload } from './support/images.js';
@@ -116,6 +117,38 @@ describe('cached reads on PostgreSQL, two app processes', () => {
         expect(median(parses), `${who}: statements parsed per call ${parses.join(', ')}`).toBe(0);
       }
     }
+  });
+
+  it('calls arriving together share one session check, and each is answered as its own account', async () => {
+    // auth/batched-session-reads.ts: the checks of one turn go to PostgreSQL as one statement.
+    const stranger = await signUp(A(), 'together');
+    const revoked = await signUp(A(), 'revoked');
+    const shown = await pageOnB(admin.token);
+    expect(shown.length).toBeGreaterThan(0);
+    for (const person of [stranger, revoked]) {
+      expect(await pageOnB(person.token)).toEqual([]);
+      expect(await pageOnB(person.token)).toEqual([]);
+    }
+    // Revoked behind both processes' backs, straight in the database: seen by the next check.
+    const client = new pg.Client({ connectionString: cluster.database().url });
+    await client.connect();
+    try {
+      await client.query('update users set token_version = token_version + 1 where email = $1', [revoked.email]);
+    } finally {
+      await client.end();
+    }
+    const asks = Array.from({ length: 45 }, (_, i) => [admin, stranger, revoked][i % 3] as SignedUp);
+    const before = cluster.relay().count();
+    const answers = await Promise.all(asks.map((person) => B().get<GridPage>('/api/gridimages?page=1&limit=50', person.token)));
+    const roundTrips = cluster.relay().count() - before;
+    answers.forEach((res, i) => {
+      const person = asks[i];
+      if (person === revoked) return expect(res.status, 'the revoked token').toBe(401);
+      expect(res.status).toBe(200);
+      expect(res.body.images.map((image) => image._id)).toEqual(person === admin ? shown : []);
+    });
+    // One round trip each without the batches (every answer here is a cached page).
+    expect(roundTrips, `round trips for ${asks.length} calls at once`).toBeLessThan(asks.length);
   });
 
   it("what A changes is in B's cached answers on the very next call", async () => {

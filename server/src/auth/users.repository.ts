@@ -1,5 +1,6 @@
 import { type CompiledQuery, sql, type Kysely } from 'kysely';
 import type { DialectName } from '../db/database.js';
+import { BatchedSessionReads } from './batched-session-reads.js';
 import type { ChangeStamp, LocalChanges } from '../db/local-changes.js';
 import { prepareOnEachConnection } from '../db/prepared-statements.js';
 import type { DB, NewUserRow, UserRow } from '../db/schema.js';
@@ -15,12 +16,15 @@ type SessionRow = SessionAccountRow & { version: number | string; reset_version:
 
 /** Stands for the account id in the compiled session statement (no account has it). */
 const ANY_ID = -7_340_002;
+/** Stands for the list of account ids in the batched one (compared by identity). */
+const ANY_IDS: readonly number[] = Object.freeze([ANY_ID]);
 
 /** Accounts kept for session checks at most (SQLite); past it they are all dropped and read again. */
 const MAX_KEPT_ACCOUNTS = 10_000;
 
 export class UsersRepository {
   private sessionStatement: CompiledQuery<SessionRow> | undefined;
+  private batches: BatchedSessionReads<SessionRow> | undefined;
   /** SQLite: session answers kept with the stamp they were read at (db/local-changes.ts). */
   private readonly keptAccounts = new Map<number, { account: SessionAccountRow | undefined; stamp: ChangeStamp }>();
   private keptVersion: { libraryVersion: LibraryVersion; stamp: ChangeStamp } | undefined;
@@ -67,29 +71,47 @@ export class UsersRepository {
     return read;
   }
 
-  /** The session statement itself. */
+  /** The session statement itself: on PostgreSQL, the checks of one turn in one statement (auth/batched-session-reads.ts). */
   private async readSession(id: number): Promise<{ account: SessionAccountRow; libraryVersion: LibraryVersion } | undefined> {
-    // Built and compiled once: Kysely would build and compile the same statement on every call
-    // (under the soak, every request), which cost more than running it. Only the id changes.
-    if (!this.sessionStatement) {
-      this.sessionStatement = this.db
-        .selectFrom(['users', 'library_state'])
-        .select([
-          'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
-          'library_state.version', 'library_state.reset_version', 'library_state.list_version',
-        ])
-        .where('users.id', '=', ANY_ID)
-        .where('library_state.id', '=', 1)
-        .compile();
-      // On PostgreSQL, parsed and planned once per connection (db/prepared-statements.ts).
-      prepareOnEachConnection(this.sessionStatement.sql, 'session-account');
-    }
-    const statement = this.sessionStatement;
-    const { rows } = await this.db.executeQuery<SessionRow>({ ...statement, parameters: statement.parameters.map((value) => (value === ANY_ID ? id : value)) });
-    const row = rows[0];
+    const row = this.changes ? await this.readOneSession(id) : await this.sessionBatches().read(id);
     if (!row) return undefined;
     const { version, reset_version: resetVersion, list_version: listVersion, ...account } = row;
     return { account, libraryVersion: Object.freeze({ version: Number(version), resetVersion: Number(resetVersion), listVersion: Number(listVersion) }) };
+  }
+
+  private async readOneSession(id: number): Promise<SessionRow | undefined> {
+    // Built and compiled once: Kysely would build and compile the same statement on every call
+    // (under the soak, every request), which cost more than running it. Only the id changes.
+    if (!this.sessionStatement) {
+      this.sessionStatement = this.sessionQuery().where('users.id', '=', ANY_ID).compile();
+    }
+    const statement = this.sessionStatement;
+    const { rows } = await this.db.executeQuery<SessionRow>({ ...statement, parameters: statement.parameters.map((value) => (value === ANY_ID ? id : value)) });
+    return rows[0];
+  }
+
+  /** PostgreSQL: `users.id = any($1)`, prepared once per connection (db/prepared-statements.ts). */
+  private sessionBatches(): BatchedSessionReads<SessionRow> {
+    if (!this.batches) {
+      const statement = this.sessionQuery().where(sql<boolean>`users.id = any(${ANY_IDS})`).compile();
+      prepareOnEachConnection(statement.sql, 'session-accounts');
+      this.batches = new BatchedSessionReads<SessionRow>(
+        async (ids) =>
+          (await this.db.executeQuery<SessionRow>({ ...statement, parameters: statement.parameters.map((value) => (value === ANY_IDS ? ids : value)) })).rows,
+        (row) => Number(row.id),
+      );
+    }
+    return this.batches;
+  }
+
+  private sessionQuery() {
+    return this.db
+      .selectFrom(['users', 'library_state'])
+      .select([
+        'users.id', 'users.role', 'users.username', 'users.email', 'users.email_confirmed_at', 'users.token_version',
+        'library_state.version', 'library_state.reset_version', 'library_state.list_version',
+      ])
+      .where('library_state.id', '=', 1);
   }
 
   findByEmail(email: string, db: Kysely<DB> = this.db): Promise<UserRow | undefined> {
