@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { COALESCE_BYTES, CoalescingFileStore } from './coalescing-file-store.js';
+import { COALESCE_BYTES, COALESCE_MS, CoalescingFileStore } from './coalescing-file-store.js';
 
 const CHUNK = 16 * 1024;
 
@@ -28,8 +28,10 @@ describe('CoalescingFileStore', () => {
   afterEach(() => rm(dir, { recursive: true, force: true }));
 
   it('gathers socket-sized chunks into ~1 MB writes, and writes the rest at the end', async () => {
+    // No time limit here (a loaded machine must not turn the wait into a write): sizes alone.
+    const patient = new CoalescingFileStore({ directory: dir, coalesceMs: 60_000 });
     const body = new PassThrough();
-    const written = store.write(body, 'upload', 0);
+    const written = patient.write(body, 'upload', 0);
     const sent: Buffer[] = [];
     for (let i = 0; i < COALESCE_BYTES / CHUNK - 1; i++) sent.push(bytes(CHUNK, i)), body.write(sent.at(-1));
     await settle();
@@ -42,6 +44,19 @@ describe('CoalescingFileStore', () => {
     const whole = Buffer.concat(sent);
     expect(await written).toBe(whole.length);
     expect((await readFile(path.join(dir, 'upload'))).equals(whole)).toBe(true);
+  });
+
+  it('writes what a stalled body sent within a moment, so a crash then loses none of it', async () => {
+    const body = new PassThrough();
+    const written = store.write(body, 'upload', 0);
+    const sent = bytes(200_000, 4);
+    body.write(sent);
+    const file = path.join(dir, 'upload');
+    const deadline = performance.now() + 20 * COALESCE_MS;
+    while ((await stat(file)).size < sent.length && performance.now() < deadline) await settle();
+    expect((await readFile(file)).equals(sent)).toBe(true);
+    body.end();
+    expect(await written).toBe(sent.length);
   });
 
   it('continues at the offset it is given, as a resumed PATCH does', async () => {
