@@ -5,7 +5,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SNIFF_BYTES } from '../src/ingest/file-type.js';
-import { afterWritten, receiveFile, TempWriteError, WRITE_BATCH_BYTES } from '../src/ingest/receive-file.js';
+import { receiveFile, TempWriteError, WRITE_BATCH_BYTES } from '../src/ingest/receive-file.js';
+import { afterWritten } from '../src/shared/write-all.js';
 
 /** Pieces of every size a socket may hand over: single bytes, a few KB, more than one write batch. */
 function pieces(total: number): Buffer[] {

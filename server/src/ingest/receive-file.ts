@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type FileHandle, open, rm } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { writeAll } from '../shared/write-all.js';
 import { SNIFF_BYTES } from './file-type.js';
 
 export interface ReceivedFile {
@@ -92,23 +93,4 @@ export async function receiveFile(stream: Readable, tempDir: string, options: { 
     signal?.removeEventListener('abort', stop);
   }
   return { tempPath, sha256: hash.digest('hex'), bytes, head: Buffer.concat(headChunks) };
-}
-
-async function writeAll(file: FileHandle, chunks: Buffer[]): Promise<void> {
-  let rest = chunks;
-  while (rest.length > 0) {
-    const { bytesWritten } = await file.writev(rest);
-    if (bytesWritten === 0) throw new Error('The temporary file took no more bytes.');
-    rest = afterWritten(rest, bytesWritten);
-  }
-}
-
-/** What remains of `chunks` once their first `written` bytes are on disk (a short write). */
-export function afterWritten(chunks: Buffer[], written: number): Buffer[] {
-  let skip = written;
-  let index = 0;
-  while (index < chunks.length && skip >= (chunks[index] as Buffer).length) skip -= (chunks[index++] as Buffer).length;
-  const rest = chunks.slice(index);
-  if (skip > 0 && rest.length > 0) rest[0] = (rest[0] as Buffer).subarray(skip);
-  return rest;
 }

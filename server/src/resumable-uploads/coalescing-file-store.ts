@@ -1,8 +1,9 @@
-import { open } from 'node:fs/promises';
+import { type FileHandle, open } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { FileStore } from '@tus/file-store';
 import { ERRORS, isPathInsideDirectory } from '@tus/utils';
+import { writeAll } from '../shared/write-all.js';
 
 /** How many bytes of a PATCH body are gathered, at most, before one write to the file. */
 export const COALESCE_BYTES = 1024 * 1024;
@@ -98,26 +99,12 @@ class GatheredWrites {
     this.writing = this.writing.then(async () => {
       if (this.error !== undefined) return;
       try {
-        await writeAll(this.handle, buffers, bytes, this.position);
+        await writeAll(this.handle, buffers, this.position);
         this.position += bytes;
       } catch (error) {
         this.error = error;
       }
     });
     return this.writing;
-  }
-}
-
-type FileHandle = Awaited<ReturnType<typeof open>>;
-
-/** writev may write fewer bytes than asked (a full disk, a signal): the rest is written until done. */
-async function writeAll(handle: FileHandle, buffers: Buffer[], bytes: number, position: number): Promise<void> {
-  let written = (await handle.writev(buffers, position)).bytesWritten;
-  if (written === bytes) return;
-  const whole = Buffer.concat(buffers, bytes);
-  while (written < bytes) {
-    const { bytesWritten } = await handle.write(whole, written, bytes - written, position + written);
-    if (bytesWritten === 0) throw new Error('no bytes written');
-    written += bytesWritten;
   }
 }
