@@ -32,6 +32,16 @@ export const UPLOAD_BUSY_TURN_MS = 50;
  * streakMs: a crowd arriving): twice the median's bar, since two turns are less evidence than eight.
  */
 export const UPLOAD_BUSY_STREAK_MS = 100;
+/**
+ * Below that bar, while a turn still takes this long (the median, as above), the server is serving a
+ * crowd: uploads are let in one at a time, a new one getting a 503 while another runs (decision
+ * 0044). Each one let in then takes ~0.5–1 s (its ~10–30 waits for a turn), and every one running
+ * beside it takes CPU from the people browsing and moves the library version that all their caches
+ * follow: in issue 13's soak, ~20 uploads a second let in cost the crowd ~20% of its requests per
+ * second. An idle or lightly used server's turns take a few milliseconds: its uploads run as many
+ * at once as the limits above allow.
+ */
+export const UPLOAD_ONE_AT_A_TIME_TURN_MS = 25;
 /** Retry-After of a 429 (person) or 503 (server) upload refusal: about one 20-file web batch. */
 export const UPLOAD_RETRY_AFTER_SECONDS = 10;
 /** Pixels of one image: refused from the header, before any decoding (decompression bombs). */

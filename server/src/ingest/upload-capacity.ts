@@ -5,6 +5,7 @@ import {
   MAX_UPLOADS_PER_PERSON,
   UPLOAD_BUSY_STREAK_MS,
   UPLOAD_BUSY_TURN_MS,
+  UPLOAD_ONE_AT_A_TIME_TURN_MS,
   UPLOAD_RETRY_AFTER_SECONDS,
 } from '../images/limits.js';
 
@@ -35,11 +36,14 @@ interface Waiter {
  * too many running, 503 when every slot is taken) rather than left waiting behind the others.
  * Also 503 while the event loop's turns are long (UPLOAD_BUSY_TURN_MS, UPLOAD_BUSY_STREAK_MS):
  * under a crowd an upload let in would wait a turn at each of its I/O steps, seconds in all, and
- * its processing would slow the people browsing (decision 0024). Counted in this process's memory:
- * with several processes, each has its own limits.
+ * its processing would slow the people browsing (decision 0024). While turns are shorter than
+ * that but still long (UPLOAD_ONE_AT_A_TIME_TURN_MS: a crowd being served), one upload at a time
+ * (decision 0044). Counted in this process's memory: with several processes, each has its own limits.
  */
 export class UploadCapacity {
   private readonly uploadsByPerson = new Map<number, number>();
+  /** Upload requests running now, everyone's. */
+  private uploadsRunning = 0;
   private readonly waiting: Waiter[] = [];
   private inFlight = 0;
 
@@ -69,7 +73,7 @@ export class UploadCapacity {
         UPLOAD_RETRY_AFTER_SECONDS,
       );
     }
-    if (this.turns.medianMs() >= UPLOAD_BUSY_TURN_MS || this.turns.streakMs() >= UPLOAD_BUSY_STREAK_MS) {
+    if (this.tooBusyForAnother()) {
       throw new AppError(503, 'The server is busy serving other people right now; please try again in a few seconds.', {
         'retry-after': String(UPLOAD_RETRY_AFTER_SECONDS),
       });
@@ -80,7 +84,18 @@ export class UploadCapacity {
       });
     }
     this.uploadsByPerson.set(userId, running + 1);
+    this.uploadsRunning += 1;
     return new UploadTicket(this, userId);
+  }
+
+  /**
+   * Whether turns of the event loop are long enough that another upload would slow the people
+   * browsing: very long, none (decision 0024); long, one at a time (decision 0044).
+   */
+  private tooBusyForAnother(): boolean {
+    const turnMs = this.turns.medianMs();
+    if (turnMs >= UPLOAD_BUSY_TURN_MS || this.turns.streakMs() >= UPLOAD_BUSY_STREAK_MS) return true;
+    return turnMs >= UPLOAD_ONE_AT_A_TIME_TURN_MS && this.uploadsRunning > 0;
   }
 
   /** @internal The next file of `upload` may start once it holds fewer than `perRequest` and there is room overall. */
@@ -107,6 +122,7 @@ export class UploadCapacity {
 
   /** @internal */
   finish(userId: number): void {
+    this.uploadsRunning -= 1;
     const running = (this.uploadsByPerson.get(userId) ?? 1) - 1;
     if (running > 0) this.uploadsByPerson.set(userId, running);
     else this.uploadsByPerson.delete(userId);
