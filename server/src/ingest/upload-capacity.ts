@@ -42,8 +42,6 @@ interface Waiter {
  */
 export class UploadCapacity {
   private readonly uploadsByPerson = new Map<number, number>();
-  /** Upload requests running now, everyone's. */
-  private uploadsRunning = 0;
   private readonly waiting: Waiter[] = [];
   private inFlight = 0;
 
@@ -84,7 +82,6 @@ export class UploadCapacity {
       });
     }
     this.uploadsByPerson.set(userId, running + 1);
-    this.uploadsRunning += 1;
     return new UploadTicket(this, userId);
   }
 
@@ -95,7 +92,8 @@ export class UploadCapacity {
   private tooBusyForAnother(): boolean {
     const turnMs = this.turns.medianMs();
     if (turnMs >= UPLOAD_BUSY_TURN_MS || this.turns.streakMs() >= UPLOAD_BUSY_STREAK_MS) return true;
-    return turnMs >= UPLOAD_ONE_AT_A_TIME_TURN_MS && this.uploadsRunning > 0;
+    // Anyone's upload running: a person's entry goes with their last one (finish).
+    return turnMs >= UPLOAD_ONE_AT_A_TIME_TURN_MS && this.uploadsByPerson.size > 0;
   }
 
   /** @internal The next file of `upload` may start once it holds fewer than `perRequest` and there is room overall. */
@@ -122,7 +120,6 @@ export class UploadCapacity {
 
   /** @internal */
   finish(userId: number): void {
-    this.uploadsRunning -= 1;
     const running = (this.uploadsByPerson.get(userId) ?? 1) - 1;
     if (running > 0) this.uploadsByPerson.set(userId, running);
     else this.uploadsByPerson.delete(userId);
