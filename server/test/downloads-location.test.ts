@@ -17,6 +17,27 @@ const PLACED = ['camera/Apple iPhone 4.jpg', 'formats/iphone-xr-orient6-gps.heic
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
+/**
+ * A photo whose file names its place, as photo editors write it: XMP (photoshop:City, IPTC Core's
+ * Location) and an IPTC-IIM block in an APP13 segment (city, country), beside a title kept for all.
+ */
+async function photoNamingItsPlace(): Promise<Buffer> {
+  const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/"
+ xmlns:dc="http://purl.org/dc/elements/1.1/" photoshop:City="Lisbon" photoshop:Country="Portugal">
+<Iptc4xmpCore:Location>Rua Augusta 10</Iptc4xmpCore:Location><dc:title><rdf:Alt><rdf:li xml:lang="x-default">Kept title</rdf:li></rdf:Alt></dc:title>
+</rdf:Description></rdf:RDF></x:xmpmeta>`;
+  const dataset = (number: number, value: string) => Buffer.concat([Buffer.from([0x1c, 2, number, 0, value.length]), Buffer.from(value, 'latin1')]);
+  const iim = Buffer.concat([dataset(5, 'Kept object'), dataset(90, 'Lisbon'), dataset(101, 'Portugal')]);
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(iim.length);
+  const resources = Buffer.concat([Buffer.from('8BIM\x04\x04\0\0', 'latin1'), size, iim, Buffer.alloc(iim.length % 2)]);
+  const payload = Buffer.concat([Buffer.from('Photoshop 3.0\0', 'latin1'), resources]);
+  const app13 = Buffer.concat([Buffer.from([0xff, 0xed, (payload.length + 2) >> 8, (payload.length + 2) & 0xff]), payload]);
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#2a7' } }).withXmp(xmp).jpeg().toBuffer();
+  return Buffer.concat([jpeg.subarray(0, 2), app13, jpeg.subarray(2)]);
+}
+
 /** The file's EXIF as exifr reads it: from the file, or (WebP, which exifr cannot open) the EXIF block sharp finds in it. */
 async function exifOf(bytes: Buffer): Promise<Buffer> {
   if (bytes.subarray(8, 12).toString('latin1') !== 'WEBP') return bytes;
@@ -48,6 +69,7 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
   let carol: SignedUpPerson;
   let linkToken: string;
   const photos: { id: string; name: string; bytes: Buffer }[] = [];
+  const named = { id: '', name: 'lisbon.jpg', bytes: Buffer.alloc(0) };
 
   const download = async (call: 'original' | 'zip', body: unknown, token: string) => {
     const made = await api.post<{ url: string }>(`/api/downloads/${call}`, body, token);
@@ -76,7 +98,12 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
       expect(res.body.results?.[0]?.status, file).toBe('kept');
       photos.push({ id: res.body.results?.[0]?.imageId ?? '', name, bytes: await readFile(source) });
     }
-    expect((await api.post('/api/share-restricted', { imageIds: photos.map((p) => p.id), emails: [carol.email] }, bob.token)).status).toBe(200);
+    named.bytes = await photoNamingItsPlace();
+    const namedUpload = await upload(server.url, bob.token, [{ source: named.bytes, name: named.name }]);
+    expect(namedUpload.body.results?.[0]?.status).toBe('kept');
+    named.id = namedUpload.body.results?.[0]?.imageId ?? '';
+    const shareIds = [...photos.map((p) => p.id), named.id];
+    expect((await api.post('/api/share-restricted', { imageIds: shareIds, emails: [carol.email] }, bob.token)).status).toBe(200);
     const shared = await api.post<{ link: string }>('/api/share-all', { accessTo: [newPerson('grandpa').email] }, admin.token);
     linkToken = shared.body.link.split('/').pop() ?? '';
   }, 120_000);
@@ -120,6 +147,23 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
         expect(await positionOf(bytes), photo.name).toBeUndefined();
         expect(await factsOf(bytes), photo.name).toEqual(await factsOf(photo.bytes));
       }
+    }
+  });
+
+  it('gives others the file without the names of its place (XMP and IPTC); its uploader gets them', async () => {
+    const places = async (bytes: Buffer) => {
+      const read = (await exifr.parse(bytes, { xmp: true, iptc: true, mergeOutput: true })) as Record<string, unknown>;
+      return ['City', 'Country', 'Location'].map((key) => String(read[key] ?? '').trim()).filter(Boolean);
+    };
+    expect(await places(named.bytes)).toEqual(expect.arrayContaining(['Lisbon', 'Portugal', 'Rua Augusta 10']));
+    expect(sha256(await download('original', { id: named.id }, bob.token))).toBe(sha256(named.bytes));
+    for (const bytes of [await download('original', { id: named.id }, carol.token), await fromLink(`/${named.id}`)]) {
+      expect(bytes.length).toBe(named.bytes.length);
+      expect(await places(bytes)).toEqual([]);
+      expect(bytes.includes(Buffer.from('Lisbon'))).toBe(false);
+      expect(bytes.includes(Buffer.from('Kept title'))).toBe(true);
+      expect(bytes.includes(Buffer.from('Kept object'))).toBe(true);
+      expect((await sharp(bytes).metadata()).width).toBe(64);
     }
   });
 });

@@ -536,6 +536,147 @@ describe('XMP', () => {
   });
 });
 
+/** The names of a photo's place, in every XMP form photo editors write them (Lightroom, digiKam, Photo Mechanic). */
+const PLACE_PROPERTIES = [
+  'photoshop:City="Zürich"',
+  'photoshop:Country="Switzerland"',
+  'Iptc4xmpCore:CountryCode="CH"',
+  '<Iptc4xmpCore:Location>Bahnhofstrasse 1</Iptc4xmpCore:Location>',
+  '<photoshop:State>ZH</photoshop:State>',
+  '<Iptc4xmpExt:LocationCreated><rdf:Bag><rdf:li rdf:parseType="Resource"><Iptc4xmpExt:City>Zürich</Iptc4xmpExt:City>' +
+    '<Iptc4xmpExt:Sublocation>Altstadt</Iptc4xmpExt:Sublocation></rdf:li></rdf:Bag></Iptc4xmpExt:LocationCreated>',
+];
+const PLACES_XMP = `<?xpacket begin="\u{feff}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+<x:xmpmeta xmlns:x="adobe:ns:meta/">
+ <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+  <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+    xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/"
+    ${PLACE_PROPERTIES[0]} photoshop:Credit="kept credit" ${PLACE_PROPERTIES[1]} ${PLACE_PROPERTIES[2]} xmp:Rating="4">
+   ${PLACE_PROPERTIES[3]}
+   ${PLACE_PROPERTIES[4]}
+   ${PLACE_PROPERTIES[5]}
+   <xmp:Label>kept</xmp:Label>
+  </rdf:Description>
+ </rdf:RDF>
+</x:xmpmeta>
+<?xpacket end="w"?>`;
+
+/** An IPTC-IIM dataset; `extended` writes its length the long way (4 bytes after 0x8004), as the standard allows. */
+function iimDataset(record: number, dataset: number, value: string, extended = false): Buffer {
+  const data = Buffer.from(value);
+  const length = extended ? Buffer.concat([u16be(0x8004), u32be(data.length)]) : u16be(data.length);
+  return Buffer.concat([Buffer.from([0x1c, record, dataset]), length, data]);
+}
+
+/** IPTC-IIM with a title, keywords, a caption and every place dataset; `extended`: the caption's length the long way (exifr cannot read that). */
+const IIM_PLACES: Array<[number, string]> = [[26, 'CHE-ZH'], [27, 'Old town'], [90, 'Zürich'], [92, 'Altstadt'], [95, 'ZH'], [100, 'CHE'], [101, 'Switzerland']];
+const iimBlock = (extended: boolean) =>
+  Buffer.concat([
+    iimDataset(2, 0, '\0\x04'), iimDataset(2, 5, 'A title'), iimDataset(2, 25, 'beach'),
+    iimDataset(2, 120, 'A caption, kept', extended), ...IIM_PLACES.map(([dataset, value]) => iimDataset(2, dataset, value)),
+    iimDataset(2, 110, 'kept credit'),
+  ]);
+const IIM = iimBlock(false);
+
+/** Photoshop image resources: a resolution resource (odd size, padded), then the IIM block (under `name`: exifr reads only unnamed ones). */
+function photoshopResources(iim: Buffer, name = ''): Buffer {
+  const resource = (id: number, name: string, data: Buffer) => {
+    const nameField = Buffer.concat([Buffer.from([name.length]), latin1(name)]);
+    return Buffer.concat([latin1('8BIM'), u16be(id), nameField, Buffer.alloc(nameField.length % 2), u32be(data.length), data, Buffer.alloc(data.length % 2)]);
+  };
+  return Buffer.concat([resource(0x03ed, '', Buffer.alloc(15, 1)), resource(0x0404, name, iim)]);
+}
+
+/** `iim` with each place dataset's value turned into spaces. */
+function iimWithoutPlaces(iim: Buffer): Buffer {
+  const out = Buffer.from(iim);
+  for (const [, value] of IIM_PLACES) {
+    const at = out.indexOf(Buffer.from(value));
+    out.fill(0x20, at, at + Buffer.byteLength(value));
+  }
+  return out;
+}
+
+describe("the names of the photo's place", () => {
+  it('XMP: Photoshop and IPTC Core attributes and elements, and IPTC Extension\'s LocationCreated, are blanked; the rest is kept', async () => {
+    const original = await blank().withXmp(PLACES_XMP).jpeg().toBuffer();
+    const before = await exifr.parse(original, { xmp: true });
+    expect(before).toMatchObject({ City: 'Zürich', Country: 'Switzerland', CountryCode: 'CH', Location: 'Bahnhofstrasse 1', State: 'ZH' });
+    const { patched } = await withoutLocation(original, 'image/jpeg');
+    const at = original.indexOf('<?xpacket begin');
+    expect(patched.subarray(at, at + Buffer.byteLength(PLACES_XMP))).toEqual(blanked(PLACES_XMP, PLACE_PROPERTIES));
+    const after = await exifr.parse(patched, { xmp: true });
+    expect(after).toMatchObject({ Credit: 'kept credit', Rating: 4, Label: 'kept' });
+    for (const key of ['City', 'Country', 'CountryCode', 'Location', 'State', 'LocationCreated']) expect(after).not.toHaveProperty(key);
+    expect(patched.includes(Buffer.from('Zürich'))).toBe(false);
+    await expectDecodes(patched);
+  });
+
+  it('IPTC-IIM in a JPEG\'s APP13 Photoshop resources: the place datasets become spaces; title, keywords, caption, credit kept', async () => {
+    const app13 = segment(0xed, Buffer.concat([latin1('Photoshop 3.0\0'), photoshopResources(IIM)]));
+    const original = afterSoi(await blank().jpeg().toBuffer(), app13);
+    // exifr reads IIM text as Latin-1, whatever its coded character set (1:90) says.
+    expect(await exifr.parse(original, { iptc: true })).toMatchObject({ City: expect.stringMatching(/rich$/), Country: 'Switzerland', State: 'ZH' });
+    const { patched } = await withoutLocation(original, 'image/jpeg');
+    const at = original.indexOf(IIM);
+    expect(patched.subarray(at, at + IIM.length)).toEqual(iimWithoutPlaces(IIM));
+    expect(patched.subarray(0, at)).toEqual(original.subarray(0, at));
+    expect(patched.subarray(at + IIM.length)).toEqual(original.subarray(at + IIM.length));
+    const after = (await exifr.parse(patched, { iptc: true })) as Record<string, unknown>;
+    expect(after).toMatchObject({ ObjectName: 'A title', Keywords: 'beach', Caption: 'A caption, kept', Credit: 'kept credit' });
+    for (const key of ['City', 'Country', 'CountryCode', 'State', 'Sublocation']) expect(String(after[key] ?? '').trim()).toBe('');
+    await expectDecodes(patched);
+  });
+
+  it.each([true, false])('TIFF (little-endian: %s): IPTC-IIM in tag 33723 and in Photoshop resources (tag 34377)', async (littleEndian) => {
+    const b = new TiffBuilder(littleEndian);
+    const pixels = b.append(Buffer.alloc(48, 0x80));
+    const iim = iimBlock(true);
+    const resources = photoshopResources(iim, 'IPTC');
+    const ifd0 = b.ifd([
+      [256, b.short(4)], [257, b.short(4)], [258, b.short(8, 8, 8)], [259, b.short(1)], [262, b.short(2)],
+      [273, b.long(pixels)], [277, b.short(3)], [278, b.short(4)], [279, b.long(48)],
+      [33723, b.undefined(iim)], [34377, b.undefined(resources)],
+    ]);
+    const file = b.build(ifd0.offset);
+    const { patched } = await withoutLocation(file, 'image/tiff');
+    const direct = file.indexOf(iim);
+    const inResources = file.indexOf(iim, direct + 1);
+    expect(inResources).toBeGreaterThan(direct);
+    for (const at of [direct, inResources]) expect(patched.subarray(at, at + iim.length)).toEqual(iimWithoutPlaces(iim));
+    expect(patched.includes(Buffer.from('Zürich'))).toBe(false);
+    await expectDecodes(patched);
+  });
+
+  it('a packet larger than one read that names a place is blanked whole', async () => {
+    const large = PLACES_XMP.replace('<xmp:Label>', `<!-- ${'x'.repeat(1.5 * MiB)} --><xmp:Label>`).replace(/<Iptc4xmpExt:LocationCreated>.*<\/Iptc4xmpExt:LocationCreated>/s, '');
+    const onlyCity = large.replace(/ photoshop:(Country|Credit)="[^"]*"| Iptc4xmpCore:CountryCode="CH"|<Iptc4xmpCore:Location>[^<]*<\/Iptc4xmpCore:Location>|<photoshop:State>ZH<\/photoshop:State>/g, '');
+    expect(onlyCity).toContain('photoshop:City');
+    const webp = withRiffChunks(await blank().webp().toBuffer(), riffChunk('XMP ', Buffer.from(onlyCity)));
+    const { patched } = await withoutLocation(webp, 'image/webp');
+    expect(riffChunks(patched).find((c) => c.type === 'XMP ')?.data.equals(Buffer.alloc(Buffer.byteLength(onlyCity), 0x20))).toBe(true);
+  });
+
+  it('hostile IIM and Photoshop resources: lengths past the end, bad extended lengths, random bytes: no throw', async () => {
+    const jpeg = await blank().jpeg().toBuffer();
+    const next = random(7);
+    const bodies = [
+      Buffer.concat([Buffer.from([0x1c, 2, 90]), u16be(0x7fff), latin1('short')]),
+      Buffer.concat([Buffer.from([0x1c, 2, 90]), u16be(0x8000)]),
+      Buffer.concat([Buffer.from([0x1c, 2, 90]), u16be(0x8005), u32be(1), Buffer.from([1])]),
+      Buffer.concat([Buffer.from([0x1c, 2, 90]), u16be(0x8004), u32be(0xffffffff), latin1('Zürich')]),
+    ];
+    for (let i = 0; i < 200; i += 1) {
+      const noise = Buffer.from(Array.from({ length: Math.floor(next() * 600) }, () => Math.floor(next() * 256)));
+      const iim = i < bodies.length ? bodies[i]! : Buffer.concat([iimDataset(2, 90, 'x'), noise]);
+      const resources = i % 2 ? photoshopResources(iim) : Buffer.concat([latin1('8BIM\x04\x04'), noise]);
+      const file = afterSoi(jpeg, segment(0xed, Buffer.concat([latin1('Photoshop 3.0\0'), resources])));
+      const { reads } = await withoutLocation(file, 'image/jpeg');
+      expect(reads).toBeLessThan(2_000);
+    }
+  });
+});
+
 describe('HEIF items, built box by box', () => {
   const cases = [
     { name: 'iloc v1, infe v2, Exif in idat', ilocVersion: 1, infeVersion: 2, exifInIdat: true },

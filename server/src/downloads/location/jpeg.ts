@@ -1,4 +1,5 @@
 import { attempt, ByteWindow, type Edit } from './byte-window.js';
+import { photoshopResourceEdits } from './iptc.js';
 import { readIfd, tiffHeader, tiffLocationEdits } from './tiff.js';
 import { xmpLocationEdits } from './xmp.js';
 
@@ -11,6 +12,8 @@ const EXIF_ID = Buffer.from('Exif\0', 'latin1');
 const XMP_ID = Buffer.from('http://ns.adobe.com/xap/1.0/\0', 'latin1');
 const EXTENDED_XMP_ID = Buffer.from('http://ns.adobe.com/xmp/extension/\0', 'latin1');
 const MPF_ID = Buffer.from('MPF\0', 'latin1');
+/** APP13: Photoshop image resources, which hold the IPTC-IIM block (iptc.ts). */
+const PHOTOSHOP_ID = Buffer.from('Photoshop 3.0\0', 'latin1');
 /** After the extended XMP id: a 32-character GUID, the full length, and this part's offset. */
 const EXTENDED_XMP_HEADER = 32 + 4 + 4;
 const MP_ENTRY = 0xb002;
@@ -18,6 +21,7 @@ const MP_ENTRY_LENGTH = 16;
 
 const APP1 = 0xe1;
 const APP2 = 0xe2;
+const APP13 = 0xed;
 const SOS = 0xda;
 const EOI = 0xd9;
 
@@ -29,7 +33,8 @@ interface ExtendedXmpPart {
 
 /**
  * A JPEG's position lives in its APP1 segments: EXIF (a TIFF structure), the XMP packet, and the
- * extended XMP packet (split over several segments, joined before it is read). The segments are
+ * extended XMP packet (split over several segments, joined before it is read); the names of its
+ * place, in XMP and in the IPTC-IIM block of an APP13 segment (iptc.ts). The segments are
  * walked from the start of the file to the image data (SOS), reading only their headers. Images
  * appended after the first one and listed by an MPF index (APP2) are JPEGs with EXIF of their own,
  * walked the same way. A JPEG's thumbnail (EXIF IFD1) carries no EXIF and is left alone.
@@ -59,6 +64,7 @@ export async function jpegLocationEdits(jpeg: ByteWindow, out: Edit[], withMpfIm
       const payload = jpeg.sub(at + 4, length - 2);
       if (marker === APP1) await attempt(() => app1LocationEdits(payload, out, extendedXmp));
       if (marker === APP2 && withMpfImages) await attempt(() => listMpfImages(payload, at + 4, mpfImages));
+      if (marker === APP13) await attempt(() => app13LocationEdits(payload, out));
       at += 2 + length;
     }
   });
@@ -81,6 +87,11 @@ async function app1LocationEdits(payload: ByteWindow, out: Edit[], extendedXmp: 
       data: payload.sub(head.length),
     });
   }
+}
+
+/** APP13 "Photoshop 3.0": image resources, among them the IPTC-IIM block with the place's names. */
+async function app13LocationEdits(payload: ByteWindow, out: Edit[]): Promise<void> {
+  if ((await payload.read(0, PHOTOSHOP_ID.length)).equals(PHOTOSHOP_ID)) await photoshopResourceEdits(payload.sub(PHOTOSHOP_ID.length), out);
 }
 
 /**

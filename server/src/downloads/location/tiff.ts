@@ -1,9 +1,13 @@
 import { attempt, type ByteWindow, type Edit } from './byte-window.js';
+import { iimLocationEdits, photoshopResourceEdits } from './iptc.js';
 import { ZERO } from './patches.js';
 import { xmpLocationEdits } from './xmp.js';
 
 const GPS_INFO = 0x8825;
 const XMP_PACKET = 0x02bc;
+/** IPTC-IIM data, and Photoshop image resources (which may hold it too): TIFF files from photo editors. */
+const IPTC_NAA = 0x83bb;
+const PHOTOSHOP_RESOURCES = 0x8649;
 /** The first 8 bytes of a TIFF structure are its header: no IFD or value may claim them. */
 const HEADER_LENGTH = 8;
 const EXIF_PREFIX = Buffer.from('Exif\0\0', 'latin1');
@@ -72,7 +76,8 @@ export async function readIfd(tiff: ByteWindow, offset: number, littleEndian: bo
  * the GPS IFD that IFD0 (or IFD1) points to is zeroed, with every value it stores out of line. The
  * pointer itself stays: it then points to an IFD of zero entries, which readers take as "no GPS",
  * and nothing else moves, so the date, camera and orientation read as before. An XMP packet kept in
- * the IFD (TIFF files from photo editors carry one) is blanked the XMP way.
+ * the IFD (TIFF files from photo editors carry one) is blanked the XMP way, and the place names of
+ * an IPTC-IIM block the IPTC way (iptc.ts).
  */
 export async function tiffLocationEdits(tiff: ByteWindow, out: Edit[]): Promise<void> {
   const header = await tiffHeader(tiff);
@@ -98,9 +103,12 @@ export async function exifPayloadEdits(payload: ByteWindow, out: Edit[]): Promis
 async function blankIfdsPosition(tiff: ByteWindow, ifd: Ifd, littleEndian: boolean, out: Edit[]): Promise<void> {
   for (const entry of ifd.entries) {
     if (entry.tag === GPS_INFO) await attempt(() => blankGpsIfd(tiff, entry.value, littleEndian, out));
-    if (entry.tag === XMP_PACKET && entry.byteLength > 4) {
-      await attempt(() => xmpLocationEdits(tiff.sub(entry.value, entry.byteLength), out));
-    }
+    // Values of 4 bytes or fewer sit in the entry itself: no packet or block is that small.
+    if (entry.byteLength <= 4) continue;
+    const value = () => tiff.sub(entry.value, entry.byteLength);
+    if (entry.tag === XMP_PACKET) await attempt(() => xmpLocationEdits(value(), out));
+    if (entry.tag === IPTC_NAA) await attempt(() => iimLocationEdits(value(), out));
+    if (entry.tag === PHOTOSHOP_RESOURCES) await attempt(() => photoshopResourceEdits(value(), out));
   }
 }
 

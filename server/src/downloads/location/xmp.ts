@@ -1,12 +1,24 @@
 import { type ByteWindow, type Edit, MAX_READ } from './byte-window.js';
 import { SPACE } from './patches.js';
 
-/** A large packet is searched for a GPS property up to this size; a larger one is blanked unread. */
+/** A large packet is searched for a location property up to this size; a larger one is blanked unread. */
 const MAX_SEARCHED = 16 * MAX_READ;
 /** How a GPS property's name starts, after its namespace prefix (exif:GPSLatitude, drone-dji:GpsLatitude). */
 const GPS_LOCAL_NAME = /^gps/i;
-/** Text that can only be a GPS property's name: base64 image data (depth maps) never holds '<' or ':'. */
+/**
+ * Properties that name the place: IPTC Core and Photoshop's (photoshop:City, photoshop:State,
+ * photoshop:Country, Iptc4xmpCore:Location, Iptc4xmpCore:CountryCode), IPTC Extension's
+ * structures (Iptc4xmpExt:LocationCreated and LocationShown, whose fields are these names again),
+ * and a video's xmpDM:shotLocation. Matched by local name in any namespace: blanking a namesake
+ * from another vocabulary costs a recipient one property, never the owner anything.
+ */
+const PLACE_LOCAL_NAMES: ReadonlySet<string> = new Set([
+  'City', 'State', 'Country', 'CountryCode', 'CountryName', 'ProvinceState', 'Sublocation', 'WorldRegion',
+  'Location', 'LocationCreated', 'LocationShown', 'LocationId', 'LocationName', 'shotLocation',
+]);
+/** Text that can only be a location property's name: base64 image data (depth maps) never holds '<' or ':'. */
 const GPS_MENTION = /[<:]gps/i;
+const PLACE_MENTION = /[<:](?:City|State|Country|ProvinceState|Sublocation|WorldRegion|Location|shotLocation)/;
 
 interface Span {
   start: number;
@@ -14,11 +26,12 @@ interface Span {
 }
 
 /**
- * Blanks every GPS property of an XMP packet: the whole property, name and value (an attribute
+ * Blanks every location property of an XMP packet — its GPS properties and the names of its place
+ * (PLACE_LOCAL_NAMES) — the whole property, name and value (an attribute
  * `exif:GPSLatitude="41,51.18N"`, or an element `<exif:GPSLatitude>…</exif:GPSLatitude>`), with
  * spaces, byte for byte. Whitespace is allowed between attributes and between property elements,
- * so the packet stays well-formed and the same length, and no reader finds an empty GPS property
- * left behind. A packet larger than one read is not parsed: if it mentions GPS at all (or is too
+ * so the packet stays well-formed and the same length, and no reader finds an empty property
+ * left behind. A packet larger than one read is not parsed: if it mentions one at all (or is too
  * large to search) it is blanked whole.
  * UTF-16 packets (allowed by the XMP spec, not seen in photos) are not recognised.
  */
@@ -27,26 +40,28 @@ export async function xmpLocationEdits(xmp: ByteWindow, out: Edit[]): Promise<vo
     // latin1 maps each byte to one character, so string indices are byte offsets; the markup
     // looked for is ASCII, and multi-byte UTF-8 text inside a blanked span becomes one space per byte.
     const text = (await xmp.read(0, xmp.size)).toString('latin1');
-    for (const span of gpsPropertySpans(text)) out.push(...xmp.fill(span.start, span.end - span.start, SPACE));
-  } else if (xmp.size > MAX_SEARCHED || (await mentionsGps(xmp))) {
+    for (const span of locationPropertySpans(text)) out.push(...xmp.fill(span.start, span.end - span.start, SPACE));
+  } else if (xmp.size > MAX_SEARCHED || (await mentionsLocation(xmp))) {
     out.push(...xmp.fill(0, xmp.size, SPACE));
   }
 }
 
-async function mentionsGps(xmp: ByteWindow): Promise<boolean> {
-  const overlap = 3;
+async function mentionsLocation(xmp: ByteWindow): Promise<boolean> {
+  // Reads overlap by the longest mention's length, so none is cut in two between reads.
+  const overlap = '<ProvinceState'.length;
   for (let at = 0; at < xmp.size; at += MAX_READ - overlap) {
-    if (GPS_MENTION.test((await xmp.read(at, MAX_READ)).toString('latin1'))) return true;
+    const text = (await xmp.read(at, MAX_READ)).toString('latin1');
+    if (GPS_MENTION.test(text) || PLACE_MENTION.test(text)) return true;
   }
   return false;
 }
 
 /**
- * Where GPS properties are in XMP text. A single forward pass over the markup (no regular
+ * Where location properties are in XMP text. A single forward pass over the markup (no regular
  * expression that could backtrack), so hostile text costs time linear in its length. Text that
- * ends inside a GPS element is blanked to its end: a cut-off packet must not keep a position.
+ * ends inside a location element is blanked to its end: a cut-off packet must not keep a position.
  */
-function gpsPropertySpans(text: string): Span[] {
+function locationPropertySpans(text: string): Span[] {
   const spans: Span[] = [];
   let open: { name: string; start: number; depth: number } | null = null;
   let at = 0;
@@ -61,27 +76,28 @@ function gpsPropertySpans(text: string): Span[] {
     const tag = readTag(text, lt);
     at = tag.end;
     if (open) {
-      // Inside a GPS element everything goes with it; only same-named nesting is tracked.
+      // Inside a location element everything goes with it; only same-named nesting is tracked.
       if (tag.name === open.name && !tag.selfClosing) open.depth += tag.closing ? -1 : 1;
       if (open.depth === 0) {
         spans.push({ start: open.start, end: tag.end });
         open = null;
       }
-    } else if (!tag.closing && isGpsName(tag.name)) {
+    } else if (!tag.closing && isLocationName(tag.name)) {
       if (tag.selfClosing) spans.push({ start: lt, end: tag.end });
       else open = { name: tag.name, start: lt, depth: 1 };
     } else {
-      for (const attribute of tag.attributes) if (isGpsName(attribute.name)) spans.push(attribute);
+      for (const attribute of tag.attributes) if (isLocationName(attribute.name)) spans.push(attribute);
     }
   }
   if (open) spans.push({ start: open.start, end: text.length });
   return spans;
 }
 
-function isGpsName(qualifiedName: string): boolean {
+function isLocationName(qualifiedName: string): boolean {
   // A namespace declaration (xmlns:gps="…") is no property: blanking it would unbind its prefix.
   if (qualifiedName === 'xmlns' || qualifiedName.startsWith('xmlns:')) return false;
-  return GPS_LOCAL_NAME.test(qualifiedName.slice(qualifiedName.indexOf(':') + 1));
+  const localName = qualifiedName.slice(qualifiedName.indexOf(':') + 1);
+  return GPS_LOCAL_NAME.test(localName) || PLACE_LOCAL_NAMES.has(localName);
 }
 
 /** Comments, CDATA, processing instructions and declarations: where they end, or null for an element tag. */
