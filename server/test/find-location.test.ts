@@ -491,11 +491,6 @@ describe('XMP', () => {
     await expectDecodes(patched);
   });
 
-  it('PNG: a compressed iTXt XMP chunk is left alone (blanking would break its zlib stream)', async () => {
-    const compressed = pngChunk('iTXt', Buffer.concat([latin1('XML:com.adobe.xmp\0\x01\0\0\0'), deflateSync(XMP)]));
-    const { patches } = await withoutLocation(beforeIend(await blank().png().toBuffer(), compressed), 'image/png');
-    expect(patches).toEqual([]);
-  });
 
   it('JPEG: extended XMP, cut across segments mid-property and stored out of order, is blanked as one text', async () => {
     const guid = '0123456789ABCDEF0123456789ABCDEF';
@@ -674,6 +669,101 @@ describe("the names of the photo's place", () => {
       const { reads } = await withoutLocation(file, 'image/jpeg');
       expect(reads).toBeLessThan(2_000);
     }
+  });
+});
+
+/** ImageMagick's way of keeping a metadata block in a PNG text chunk: its name, its length, then its bytes as hex lines. */
+function imageMagickProfile(name: string, bytes: Buffer): string {
+  const hex = bytes.toString('hex').replace(/(.{72})/g, '$1\n');
+  return `\n${name}\n${String(bytes.length).padStart(8)}\n${hex}\n`;
+}
+const zTXt = (keyword: string, text: string | Buffer) => pngChunk('zTXt', Buffer.concat([latin1(`${keyword}\0\0`), deflateSync(text)]));
+const tEXt = (keyword: string, text: string) => pngChunk('tEXt', latin1(`${keyword}\0${text}`));
+const compressedXmp = (xmp: string | Buffer) => pngChunk('iTXt', Buffer.concat([latin1('XML:com.adobe.xmp\0\x01\0\0\0'), deflateSync(xmp)]));
+
+/** Asserts `chunk` of `original` reads, in `patched`, as an emptied chunk of the same length that readers skip; every other chunk unchanged. */
+function expectEmptied(original: Buffer, patched: Buffer, chunk: Buffer): void {
+  const at = original.indexOf(chunk);
+  expect(at).toBeGreaterThan(0);
+  expect(patched.subarray(0, at)).toEqual(original.subarray(0, at));
+  expect(patched.subarray(at + chunk.length)).toEqual(original.subarray(at + chunk.length));
+  const emptied = pngChunks(patched).find((c) => c.type === 'blNk');
+  expect(emptied?.data).toEqual(Buffer.alloc(chunk.length - 12));
+  expect(pngChunks(patched).every((c) => c.crcOk)).toBe(true);
+}
+
+describe('PNG text chunks that cannot be blanked in place (compressed XMP, ImageMagick profiles)', () => {
+  it('a compressed iTXt XMP chunk naming a position, or a place, is emptied whole; one naming neither is left alone', async () => {
+    const png = await blank().png().toBuffer();
+    for (const xmp of [XMP, PLACES_XMP]) {
+      const chunk = compressedXmp(xmp);
+      const original = beforeIend(png, chunk);
+      const { patched } = await withoutLocation(original, 'image/png');
+      expectEmptied(original, patched, chunk);
+      await expectNoPosition(patched);
+      await expectDecodes(patched);
+    }
+    const neither = compressedXmp(blanked(XMP));
+    expect((await withoutLocation(beforeIend(png, neither), 'image/png')).patches).toEqual([]);
+  });
+
+  it('ImageMagick\'s "Raw profile type exif" (zTXt, hex) with a GPS IFD is emptied; one without is kept', async () => {
+    const png = await blank().png().toBuffer();
+    const withGps = zTXt('Raw profile type exif', imageMagickProfile('exif', Buffer.concat([latin1('Exif\0\0'), exifTiff()])));
+    const original = beforeIend(png, withGps);
+    const { patched } = await withoutLocation(original, 'image/png');
+    expectEmptied(original, patched, withGps);
+    await expectDecodes(patched);
+
+    const b = new TiffBuilder(false);
+    const noGps = b.build(b.ifd([[271, b.ascii('TestMake')], [272, b.ascii('TestModel')]]).offset);
+    const kept = zTXt('Raw profile type exif', imageMagickProfile('exif', noGps));
+    expect((await withoutLocation(beforeIend(png, kept), 'image/png')).patches).toEqual([]);
+  });
+
+  it('ImageMagick profiles of XMP and IPTC naming the place, compressed or not, are emptied', async () => {
+    const png = await blank().png().toBuffer();
+    const iptcText = tEXt('Raw profile type iptc', imageMagickProfile('iptc', IIM));
+    const xmpText = zTXt('Raw profile type xmp', imageMagickProfile('xmp', Buffer.from(PLACES_XMP)));
+    for (const chunk of [iptcText, xmpText]) {
+      const original = beforeIend(png, chunk);
+      const { patched } = await withoutLocation(original, 'image/png');
+      expectEmptied(original, patched, chunk);
+    }
+    const titleOnly = tEXt('Raw profile type iptc', imageMagickProfile('iptc', iimDataset(2, 5, 'A title')));
+    expect((await withoutLocation(beforeIend(png, titleOnly), 'image/png')).patches).toEqual([]);
+    // Any other text chunk is text, not metadata: a comment that happens to name a city stays.
+    expect((await withoutLocation(beforeIend(png, tEXt('Comment', 'photoshop:City="Zürich"')), 'image/png')).patches).toEqual([]);
+  });
+
+  it('a PNG written by libvips (EXIF in eXIf, XMP in zTXt): the EXIF GPS blanked in place, the XMP chunk emptied', async () => {
+    const original = await blank().withExif(EXIF).withXmp(XMP).png().toBuffer();
+    const xmpChunk = pngChunks(original).find((c) => c.type === 'zTXt');
+    expect(xmpChunk?.data.subarray(0, 18).toString('latin1')).toBe('XML:com.adobe.xmp\0');
+    const { patched } = await withoutLocation(original, 'image/png');
+    expect(pngChunks(patched).map((c) => c.type)).toEqual(pngChunks(original).map((c) => (c.type === 'zTXt' ? 'blNk' : c.type)));
+    expect(pngChunks(patched).every((c) => c.crcOk)).toBe(true);
+    await expectNoPosition(patched);
+    expect(await exifr.parse(patched)).toMatchObject({ Make: 'TestMake', Model: 'TestModel' });
+    await expectDecodes(patched);
+  });
+
+  it('XMP in a tEXt chunk (some writers) is blanked in place, like an uncompressed iTXt', async () => {
+    const chunk = pngChunk('tEXt', Buffer.concat([latin1('XML:com.adobe.xmp\0'), Buffer.from(XMP)]));
+    const original = beforeIend(await blank().png().toBuffer(), chunk);
+    const { patched } = await withoutLocation(original, 'image/png');
+    expect(pngChunks(patched).find((c) => c.type === 'tEXt')?.data.subarray(18)).toEqual(blanked(XMP));
+    expect(pngChunks(patched).every((c) => c.crcOk)).toBe(true);
+  });
+
+  it('a zip bomb is emptied unread; a broken zlib stream is left (no reader gets anything from it)', async () => {
+    const png = await blank().png().toBuffer();
+    const bomb = compressedXmp(Buffer.alloc(20 * MiB, 0x20));
+    const original = beforeIend(png, bomb);
+    const { patched } = await withoutLocation(original, 'image/png');
+    expectEmptied(original, patched, bomb);
+    const broken = pngChunk('zTXt', Buffer.concat([latin1('Raw profile type exif\0\0'), Buffer.from('not a zlib stream')]));
+    expect((await withoutLocation(beforeIend(png, broken), 'image/png')).patches).toEqual([]);
   });
 });
 

@@ -1,26 +1,34 @@
 import { crc32 } from 'node:zlib';
 import { attempt, type ByteWindow, type Edit, MAX_READ } from './byte-window.js';
-import { withEdits } from './patches.js';
+import { withEdits, ZERO } from './patches.js';
+import { textChunkNamesLocation } from './png-text.js';
 import { exifPayloadEdits } from './tiff.js';
-import { xmpLocationEdits } from './xmp.js';
+import { XMP_KEYWORD, xmpLocationEdits } from './xmp.js';
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 /** Chunks walked: a large PNG written in 8 KiB IDAT chunks has a few thousand. */
 const MAX_CHUNKS = 50_000;
 const MAX_CHUNK_LENGTH = 0x7fffffff;
-const XMP_KEYWORD = 'XML:com.adobe.xmp';
+/**
+ * What an emptied text chunk becomes: a private, ancillary, safe-to-copy type (by the case of its
+ * letters) that no reader knows, so every reader skips it, as the PNG standard asks.
+ */
+const EMPTIED = Buffer.from('blNk', 'latin1');
 /** An iTXt chunk's keyword, flags, language and translated keyword come first; they are short. */
 const MAX_ITXT_HEADER = 64 * 1024;
 
 /**
  * A PNG keeps EXIF in an 'eXIf' chunk (a TIFF structure, before or after the image data) and XMP
- * in an 'iTXt' chunk keyed XML:com.adobe.xmp; the chunk headers are walked by seeking. A blanked
+ * in an 'iTXt' chunk keyed XML:com.adobe.xmp (some writers use a 'tEXt'); the chunk headers are
+ * walked by seeking. A blanked
  * chunk gets its CRC recomputed, so readers that check it keep the chunk's other metadata
  * (zlib.crc32 is in Node from 20.15; package.json asks for 20.19).
- * Compressed metadata is left alone: XMP in an iTXt with its compression flag set or in a zTXt
- * (libvips writes it so), and ImageMagick's "Raw profile type exif/xmp" chunks (hex, as a rule
- * compressed). Blanking bytes of a zlib stream would corrupt it, and re-compressing would change
- * the length; cameras and phones do not write PNGs, so these are rare among photos.
+ * Metadata in a compressed text chunk — XMP in an iTXt with its compression flag set or in a zTXt
+ * (libvips writes it so), ImageMagick's "Raw profile type exif/xmp/iptc/8bim" chunks (hex, as a
+ * rule compressed) — cannot be blanked in place: blanking bytes of a zlib stream would corrupt it,
+ * and re-compressing would change the length. When it names a position or a place (png-text.ts),
+ * the whole chunk is emptied instead: its data zeroed, its type made one readers skip (EMPTIED),
+ * its CRC recomputed. The other metadata in it goes too, for recipients only (decision 0046).
  * `png` is the whole file: its offsets are the file's.
  */
 export async function pngLocationEdits(png: ByteWindow, out: Edit[]): Promise<void> {
@@ -35,7 +43,8 @@ export async function pngLocationEdits(png: ByteWindow, out: Edit[]): Promise<vo
     const data = png.sub(at + 8, length);
     const chunkEdits: Edit[] = [];
     if (type === 'eXIf') await attempt(() => exifPayloadEdits(data, chunkEdits));
-    if (type === 'iTXt') await attempt(() => xmpChunkEdits(data, chunkEdits));
+    if (type === 'iTXt' || type === 'tEXt') await attempt(() => xmpChunkEdits(type, data, chunkEdits));
+    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') await attempt(() => emptyIfNamesLocation(png, at + 4, type, data, chunkEdits));
     if (chunkEdits.length > 0) {
       out.push(...chunkEdits);
       await attempt(() => crcEdit(png, at + 4, length, chunkEdits, out));
@@ -44,15 +53,26 @@ export async function pngLocationEdits(png: ByteWindow, out: Edit[]): Promise<vo
   }
 }
 
-async function xmpChunkEdits(data: ByteWindow, out: Edit[]): Promise<void> {
+/** XMP kept as text: in an uncompressed iTXt (the standard's way), or a tEXt (some writers' way). */
+async function xmpChunkEdits(type: string, data: ByteWindow, out: Edit[]): Promise<void> {
   const head = await data.read(0, MAX_ITXT_HEADER);
   const keywordEnd = head.indexOf(0);
   if (keywordEnd < 0 || head.toString('latin1', 0, keywordEnd) !== XMP_KEYWORD) return;
+  if (type === 'tEXt') {
+    await xmpLocationEdits(data.sub(keywordEnd + 1), out);
+    return;
+  }
   const compressed = head[keywordEnd + 1] !== 0;
   const languageEnd = head.indexOf(0, keywordEnd + 3);
   const translatedKeywordEnd = languageEnd < 0 ? -1 : head.indexOf(0, languageEnd + 1);
   if (compressed || translatedKeywordEnd < 0) return;
   await xmpLocationEdits(data.sub(translatedKeywordEnd + 1), out);
+}
+
+/** Empties a text chunk whose metadata names where the photo was taken (png-text.ts). */
+async function emptyIfNamesLocation(png: ByteWindow, typeAt: number, type: string, data: ByteWindow, out: Edit[]): Promise<void> {
+  if (!(await textChunkNamesLocation(type, data))) return;
+  out.push({ offset: typeAt, bytes: EMPTIED }, ...data.fill(0, data.size, ZERO));
 }
 
 /** The chunk's CRC (over its type and data) as it must read once `chunkEdits` are applied. */
