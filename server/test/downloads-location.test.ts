@@ -69,7 +69,7 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
   let carol: SignedUpPerson;
   let linkToken: string;
   const photos: { id: string; name: string; bytes: Buffer }[] = [];
-  const named = { id: '', name: 'lisbon.jpg', bytes: Buffer.alloc(0) };
+  const named: { id: string; name: string; bytes: Buffer } = { id: '', name: 'lisbon.jpg', bytes: Buffer.alloc(0) };
 
   const download = async (call: 'original' | 'zip', body: unknown, token: string) => {
     const made = await api.post<{ url: string }>(`/api/downloads/${call}`, body, token);
