@@ -5,6 +5,7 @@ import exifr from 'exifr';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { type ByteReader, locationPatches, type Patch } from '../src/downloads/location/find-location.js';
+import { TEXT_CHUNK_BUDGET } from '../src/downloads/location/png-text.js';
 import { TESTDATA } from './support/images.js';
 
 const MiB = 1024 * 1024;
@@ -753,6 +754,16 @@ describe('PNG text chunks that cannot be blanked in place (compressed XMP, Image
     const original = beforeIend(await blank().png().toBuffer(), chunk);
     const { patched } = await withoutLocation(original, 'image/png');
     expect(pngChunks(patched).find((c) => c.type === 'tEXt')?.data.subarray(18)).toEqual(blanked(XMP));
+    expect(pngChunks(patched).every((c) => c.crcOk)).toBe(true);
+  });
+
+  it('a file of many metadata chunks: those past the budget are emptied unread, the others looked into', async () => {
+    const png = await blank().png().toBuffer();
+    const chunks = Array.from({ length: TEXT_CHUNK_BUDGET.chunks + 8 }, (_, i) => compressedXmp(blanked(XMP).toString('latin1').replace('kept', `kept ${i}`)));
+    const { patched } = await withoutLocation(beforeIend(png, ...chunks), 'image/png');
+    const types = pngChunks(patched).map((c) => c.type);
+    expect(types.filter((t) => t === 'iTXt')).toHaveLength(TEXT_CHUNK_BUDGET.chunks);
+    expect(types.filter((t) => t === 'blNk')).toHaveLength(8);
     expect(pngChunks(patched).every((c) => c.crcOk)).toBe(true);
   });
 

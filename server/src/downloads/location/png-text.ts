@@ -1,4 +1,5 @@
-import { inflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { inflate } from 'node:zlib';
 import { type ByteWindow, type Edit, MAX_READ, Source } from './byte-window.js';
 import { iimLocationEdits, photoshopResourceEdits } from './iptc.js';
 import { exifPayloadEdits } from './tiff.js';
@@ -14,6 +15,20 @@ const PROFILE_KEYWORD = /^Raw profile type (exif|app1|xmp|iptc|8bim)$/i;
 const MAX_COMPRESSED = 8 * MAX_READ;
 /** What it may inflate to (a zip bomb stops here). */
 const MAX_INFLATED = 16 * MAX_READ;
+/**
+ * What one file's metadata chunks may cost together: a file made of thousands of them is emptied
+ * of the rest unread rather than inflated chunk after chunk (each first download pays for it).
+ */
+export const TEXT_CHUNK_BUDGET = { chunks: 32, inflatedBytes: 64 * MAX_READ } as const;
+
+/** One file's budget for looking into its metadata chunks (pngLocationEdits makes one per file). */
+export interface TextChunkBudget {
+  chunks: number;
+  inflatedBytes: number;
+}
+
+/** zlib's inflate on the libuv pool: a large chunk never holds the event loop. */
+const inflateAsync = promisify(inflate) as (buffer: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>;
 
 /** What a text chunk holds, once its keyword and compression are read. */
 type TextChunk = { keyword: string; compressed: boolean; textAt: number };
@@ -24,27 +39,30 @@ type TextChunk = { keyword: string; compressed: boolean; textAt: number };
  * IFD, whose XMP names one, or whose IPTC names the place. Such a chunk cannot be blanked byte by
  * byte when it is compressed (that would break its zlib stream) nor re-compressed (that would
  * change its length), so png.ts empties it whole. `'unread'`: too large to look inside, or it
- * inflates past MAX_INFLATED: emptied too, as an XMP packet too large to search is (xmp.ts).
- * An uncompressed XMP iTXt is not asked about: its location properties are blanked one by one.
+ * inflates past MAX_INFLATED, or the file's `budget` is spent: emptied too, as an XMP packet too
+ * large to search is (xmp.ts). An uncompressed XMP iTXt is not asked about: its location
+ * properties are blanked one by one.
  */
-export async function textChunkNamesLocation(type: string, data: ByteWindow): Promise<boolean | 'unread'> {
+export async function textChunkNamesLocation(type: string, data: ByteWindow, budget: TextChunkBudget): Promise<boolean | 'unread'> {
   const chunk = await readHeader(type, data);
   if (!chunk) return false;
   const isXmp = chunk.keyword === XMP_KEYWORD;
   const profile = PROFILE_KEYWORD.exec(chunk.keyword)?.[1]?.toLowerCase();
   if (!profile && !(isXmp && chunk.compressed)) return false;
   const length = data.size - chunk.textAt;
-  if (length > MAX_COMPRESSED) return 'unread';
+  budget.chunks -= 1;
+  if (length > MAX_COMPRESSED || budget.chunks < 0 || budget.inflatedBytes <= 0) return 'unread';
   const stored = await readAll(data.sub(chunk.textAt, length));
   let text: Buffer;
   if (!chunk.compressed) text = stored;
   else {
     try {
-      text = inflateSync(stored, { maxOutputLength: MAX_INFLATED });
+      text = await inflateAsync(stored, { maxOutputLength: Math.min(MAX_INFLATED, budget.inflatedBytes) });
     } catch (error) {
       // Past the limit: unread. A broken stream: no reader gets anything from it either.
       return (error as { code?: unknown }).code === 'ERR_BUFFER_TOO_LARGE' ? 'unread' : false;
     }
+    budget.inflatedBytes -= text.length;
   }
   if (isXmp) return xmpTextNamesLocation(text.toString('latin1'));
   const block = fromHex(text);

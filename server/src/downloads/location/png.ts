@@ -1,7 +1,7 @@
 import { crc32 } from 'node:zlib';
 import { attempt, type ByteWindow, type Edit, MAX_READ } from './byte-window.js';
 import { withEdits, ZERO } from './patches.js';
-import { textChunkNamesLocation } from './png-text.js';
+import { TEXT_CHUNK_BUDGET, type TextChunkBudget, textChunkNamesLocation } from './png-text.js';
 import { exifPayloadEdits } from './tiff.js';
 import { XMP_KEYWORD, xmpLocationEdits } from './xmp.js';
 
@@ -33,6 +33,7 @@ const MAX_ITXT_HEADER = 64 * 1024;
  */
 export async function pngLocationEdits(png: ByteWindow, out: Edit[]): Promise<void> {
   if (!(await png.read(0, SIGNATURE.length)).equals(SIGNATURE)) return;
+  const budget: TextChunkBudget = { ...TEXT_CHUNK_BUDGET };
   let at = SIGNATURE.length;
   for (let step = 0; step < MAX_CHUNKS; step += 1) {
     const head = await png.read(at, 8);
@@ -44,7 +45,7 @@ export async function pngLocationEdits(png: ByteWindow, out: Edit[]): Promise<vo
     const chunkEdits: Edit[] = [];
     if (type === 'eXIf') await attempt(() => exifPayloadEdits(data, chunkEdits));
     if (type === 'iTXt' || type === 'tEXt') await attempt(() => xmpChunkEdits(type, data, chunkEdits));
-    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') await attempt(() => emptyIfNamesLocation(png, at + 4, type, data, chunkEdits));
+    if (type === 'tEXt' || type === 'zTXt' || type === 'iTXt') await attempt(() => emptyIfNamesLocation(png, at + 4, type, data, budget, chunkEdits));
     if (chunkEdits.length > 0) {
       out.push(...chunkEdits);
       await attempt(() => crcEdit(png, at + 4, length, chunkEdits, out));
@@ -70,8 +71,8 @@ async function xmpChunkEdits(type: string, data: ByteWindow, out: Edit[]): Promi
 }
 
 /** Empties a text chunk whose metadata names where the photo was taken (png-text.ts). */
-async function emptyIfNamesLocation(png: ByteWindow, typeAt: number, type: string, data: ByteWindow, out: Edit[]): Promise<void> {
-  if (!(await textChunkNamesLocation(type, data))) return;
+async function emptyIfNamesLocation(png: ByteWindow, typeAt: number, type: string, data: ByteWindow, budget: TextChunkBudget, out: Edit[]): Promise<void> {
+  if (!(await textChunkNamesLocation(type, data, budget))) return;
   out.push({ offset: typeAt, bytes: EMPTIED }, ...data.fill(0, data.size, ZERO));
 }
 
