@@ -20,9 +20,8 @@ const MAX_ITXT_HEADER = 64 * 1024;
 /**
  * A PNG keeps EXIF in an 'eXIf' chunk (a TIFF structure, before or after the image data) and XMP
  * in an 'iTXt' chunk keyed XML:com.adobe.xmp (some writers use a 'tEXt'); the chunk headers are
- * walked by seeking. A blanked
- * chunk gets its CRC recomputed, so readers that check it keep the chunk's other metadata
- * (zlib.crc32 is in Node from 20.15; package.json asks for 20.19).
+ * walked by seeking. A blanked chunk gets its CRC recomputed, so readers that check it keep the
+ * chunk's other metadata (zlib.crc32 is in Node from 20.15; package.json asks for 20.19).
  * Metadata in a compressed text chunk — XMP in an iTXt with its compression flag set or in a zTXt
  * (libvips writes it so), ImageMagick's "Raw profile type exif/xmp/iptc/8bim" chunks (hex, as a
  * rule compressed) — cannot be blanked in place: blanking bytes of a zlib stream would corrupt it,
