@@ -8,8 +8,8 @@
 //   unmapped when freed, and the heap's free top goes back to the system, so what a burst of decoding
 //   took is returned (the dynamic threshold otherwise climbs to 32 MB and keeps it: 261 MB held 30 s
 //   after the real mix, 177 MB with these).
-// - The decoder process does not take the two thresholds (decoder-process.ts,
-//   SERVER_ONLY_MALLOC_SETTINGS): it ends when idle, and with them its pixel work cost ~8% more.
+// - The decoder process takes its own thresholds instead (decoder-process.ts,
+//   DECODER_MALLOC_SETTINGS): it ends when idle, and with these its pixel work cost ~8% more.
 // - --max-semi-space-size=16: V8's own default, spelled out. Under issue 13's crowd it costs a third
 //   of the minor collections 2 MB did (the soak's p50 ~7% lower, decision 0038); at rest the server
 //   gives it back down to 1 MB — after starting and once image work pauses (shared/collect-garbage.ts

@@ -6,7 +6,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DecoderProcess, decoderProcess, FRESH_PROCESS_BYTES, SERVER_ONLY_MALLOC_SETTINGS } from '../src/decoder-process/decoder-process.js';
+import {
+  DECODER_GLIBC_TUNABLE,
+  DECODER_MALLOC_SETTINGS,
+  DecoderProcess,
+  decoderProcess,
+  FRESH_PROCESS_BYTES,
+} from '../src/decoder-process/decoder-process.js';
 import { deriveImages } from '../src/image-processing/derive.js';
 import { TooManyPixelsError, UnreadableImageError } from '../src/image-processing/image-errors.js';
 import { startChildServer } from './support/child-server.js';
@@ -88,7 +94,7 @@ describe('the decoder process', () => {
     expect(decoders.pid).not.toBe(pid);
   }, 30_000);
 
-  it("runs without the server's mmap and trim thresholds, in one malloc arena like the server", async () => {
+  it("runs with its own mmap and trim thresholds and huge pages instead of the server's, in one malloc arena like the server", async () => {
     // As `npm start` sets them for the server (scripts/server-runtime.mjs), and one more to see it passed on.
     const set = { MALLOC_ARENA_MAX: '1', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072', PHOTO_TEST_MARK: 'kept' };
     const before = Object.fromEntries(Object.keys(set).map((key) => [key, process.env[key]]));
@@ -97,8 +103,8 @@ describe('the decoder process', () => {
       decoders = new DecoderProcess();
       await decoders.derive(TINY, 'sharp');
       const environ = readFileSync(`/proc/${decoders.pid}/environ`, 'utf8').split('\0');
-      const names = new Set(environ.map((entry) => entry.slice(0, entry.indexOf('='))));
-      for (const key of SERVER_ONLY_MALLOC_SETTINGS) expect(names.has(key)).toBe(false);
+      for (const [key, value] of Object.entries(DECODER_MALLOC_SETTINGS)) expect(environ).toContain(`${key}=${value}`);
+      expect(environ).toContain(`GLIBC_TUNABLES=${DECODER_GLIBC_TUNABLE}`);
       // Everything else is the server's, the one arena included.
       expect(environ).toContain('MALLOC_ARENA_MAX=1');
       expect(environ).toContain('PHOTO_TEST_MARK=kept');

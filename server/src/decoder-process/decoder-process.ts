@@ -72,22 +72,37 @@ const LONE_DEATHS = 2;
 export const DECODE_TIMEOUT_MS = 5 * 60_000;
 
 /**
- * The mmap and trim thresholds `npm start` gives the server (scripts/server-runtime.mjs: memory over
- * 128 KiB mapped and unmapped on each use, so a long-lived process gives back what a burst took).
- * The decoder process is not long-lived: it ends 5 s after its last picture, and all it held goes
- * back then. Under those thresholds every large libvips and libwebp buffer was mapped afresh and
- * faulted in page by page for each photo, and the pixel work cost ~8% more CPU (the ingest bench
- * 0.85–0.87× the reference with them, 0.91× twice without; the reference itself, run with them,
- * 5–7% slower). The single malloc arena stays: with glibc's default of one per thread the decoder's
- * peak doubled and varied from run to run (1 GB upload 310 MB, the real mix 576 MB, against
- * 167 / 385 MB with one arena). Issue 14, decision 0021.
+ * The decoder's own malloc settings, in place of the mmap and trim thresholds `npm start` gives the
+ * server (scripts/server-runtime.mjs: memory over 128 KiB mapped and unmapped on each use, so a
+ * long-lived process gives back what a burst took). The decoder process is not long-lived: it ends
+ * 5 s after its last picture, and all it held goes back then.
+ * - Under the server's thresholds every large libvips and libwebp buffer was mapped afresh and
+ *   faulted in page by page for each photo, and the pixel work cost ~8% more CPU (the ingest bench
+ *   0.85–0.87× the reference with them, 0.91× twice without; decision 0021).
+ * - glibc's defaults still faulted in 1,500–2,600 fresh pages per photo: its dynamic thresholds let
+ *   an 8 MB display-size buffer go back to the system when freed (unmapped, or trimmed off the
+ *   heap's top) and come back page by page for the next photo. With buffers under 32 MiB kept on the
+ *   heap (only the largest decodes, a 20 MP AVIF's or a 12 MP HEIC's, are mapped and unmapped) and
+ *   up to 64 MiB of free heap kept, ~200–300 are left; with malloc's memory in transparent huge
+ *   pages where the kernel offers them (`madvise`), ~20. The ingest bench: 9.34 and 9.31 against
+ *   9.04 and 9.12 images/s over 18 alternated rounds, 17 of them as fast or faster; the decoder's
+ *   peak within ~15 MB of before (the real mix 414 against 387–400 MB), the server's unchanged
+ *   (decision 0047).
+ * The single malloc arena stays, as the server has it: with glibc's default of one per thread the
+ * decoder's peak doubled and varied from run to run (1 GB upload 310 MB, the real mix 576 MB,
+ * against 167 / 385 MB with one arena). Issue 14.
  */
-export const SERVER_ONLY_MALLOC_SETTINGS = ['MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_'] as const;
+export const DECODER_MALLOC_SETTINGS = {
+  MALLOC_MMAP_THRESHOLD_: String(32 * 1024 * 1024),
+  MALLOC_TRIM_THRESHOLD_: String(64 * 1024 * 1024),
+} as const;
+/** glibc ≥ 2.35: malloc asks for transparent huge pages (madvise); older glibc ignores it. */
+export const DECODER_GLIBC_TUNABLE = 'glibc.malloc.hugetlb=1';
 
-/** The decoder process's environment: the server's, without its mmap and trim thresholds. */
+/** The decoder process's environment: the server's, with the decoder's own malloc settings instead of the server's. */
 export function decoderEnvironment(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  const own = { ...env };
-  for (const key of SERVER_ONLY_MALLOC_SETTINGS) delete own[key];
+  const own: NodeJS.ProcessEnv = { ...env, ...DECODER_MALLOC_SETTINGS };
+  own.GLIBC_TUNABLES = env.GLIBC_TUNABLES ? `${env.GLIBC_TUNABLES}:${DECODER_GLIBC_TUNABLE}` : DECODER_GLIBC_TUNABLE;
   return own;
 }
 
