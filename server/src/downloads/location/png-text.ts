@@ -2,8 +2,9 @@ import { promisify } from 'node:util';
 import { inflate } from 'node:zlib';
 import { type ByteWindow, type Edit, MAX_READ, Source } from './byte-window.js';
 import { iimLocationEdits, photoshopResourceEdits } from './iptc.js';
+import { ZERO } from './patches.js';
 import { exifPayloadEdits } from './tiff.js';
-import { XMP_KEYWORD, xmpTextNamesLocation } from './xmp.js';
+import { xmpLocationEdits, xmpTextNamesLocation } from './xmp.js';
 
 /**
  * ImageMagick's text chunks holding a whole metadata block, written hex-encoded (and, as a rule,
@@ -11,6 +12,8 @@ import { XMP_KEYWORD, xmpTextNamesLocation } from './xmp.js';
  * and "8bim" (Photoshop resources).
  */
 const PROFILE_KEYWORD = /^Raw profile type (exif|app1|xmp|iptc|8bim)$/i;
+/** The keyword of a PNG text chunk holding XMP. */
+const XMP_KEYWORD = 'XML:com.adobe.xmp';
 /** Compressed text read to look inside: more than any metadata block; a larger one is not read. */
 const MAX_COMPRESSED = 8 * MAX_READ;
 /** What it may inflate to (a zip bomb stops here). */
@@ -27,6 +30,12 @@ export interface TextChunkBudget {
   inflatedBytes: number;
 }
 
+/**
+ * What an emptied text chunk becomes: a private, ancillary, safe-to-copy type (by the case of its
+ * letters) that no reader knows, so every reader skips it, as the PNG standard asks.
+ */
+const EMPTIED = Buffer.from('blNk', 'latin1');
+
 /** zlib's inflate on the libuv pool: a large chunk never holds the event loop. */
 const inflateAsync = promisify(inflate) as (buffer: Buffer, options: { maxOutputLength: number }) => Promise<Buffer>;
 
@@ -34,21 +43,35 @@ const inflateAsync = promisify(inflate) as (buffer: Buffer, options: { maxOutput
 type TextChunk = { keyword: string; compressed: boolean; textAt: number };
 
 /**
- * Whether a PNG text chunk ('tEXt', 'zTXt', 'iTXt') holds metadata that says where the photo was
- * taken: XMP naming a position or a place (xmp.ts), or an ImageMagick profile whose EXIF has a GPS
- * IFD, whose XMP names one, or whose IPTC names the place. Such a chunk cannot be blanked byte by
- * byte when it is compressed (that would break its zlib stream) nor re-compressed (that would
- * change its length), so png.ts empties it whole. `'unread'`: too large to look inside, or it
- * inflates past MAX_INFLATED, or the file's `budget` is spent: emptied too, as an XMP packet too
- * large to search is (xmp.ts). An uncompressed XMP iTXt is not asked about: its location
- * properties are blanked one by one.
+ * A PNG text chunk's edits ('tEXt', 'zTXt', 'iTXt'; its header read once). XMP kept as plain text
+ * (an uncompressed iTXt, the standard's way, or a tEXt, some writers' way) has its location
+ * properties blanked one by one (xmp.ts). Metadata that cannot be blanked in place — compressed XMP
+ * (libvips writes a zTXt), an ImageMagick profile — is emptied whole when it names a position or a
+ * place (namesLocation): its data zeroed, its type made EMPTIED, the same length; png.ts then
+ * recomputes the chunk's CRC. `typeAt`: where the chunk's type is in the file.
  */
-export async function textChunkNamesLocation(type: string, data: ByteWindow, budget: TextChunkBudget): Promise<boolean | 'unread'> {
+export async function textChunkLocationEdits(typeAt: number, type: string, data: ByteWindow, budget: TextChunkBudget, out: Edit[]): Promise<void> {
   const chunk = await readHeader(type, data);
-  if (!chunk) return false;
+  if (!chunk) return;
+  if (chunk.keyword === XMP_KEYWORD && !chunk.compressed) {
+    await xmpLocationEdits(data.sub(chunk.textAt), out);
+    return;
+  }
+  if (await namesLocation(chunk, data, budget)) out.push({ offset: typeAt, bytes: EMPTIED }, ...data.fill(0, data.size, ZERO));
+}
+
+/**
+ * Whether a text chunk holds metadata that says where the photo was taken: compressed XMP naming a
+ * position or a place (xmp.ts), or an ImageMagick profile whose EXIF has a GPS IFD, whose XMP names
+ * one, or whose IPTC names the place. Such a chunk cannot be blanked byte by byte when it is
+ * compressed (that would break its zlib stream) nor re-compressed (that would change its length).
+ * `'unread'`: too large to look inside, or it inflates past MAX_INFLATED, or the file's `budget` is
+ * spent: emptied too, as an XMP packet too large to search is (xmp.ts).
+ */
+async function namesLocation(chunk: TextChunk, data: ByteWindow, budget: TextChunkBudget): Promise<boolean | 'unread'> {
   const isXmp = chunk.keyword === XMP_KEYWORD;
   const profile = PROFILE_KEYWORD.exec(chunk.keyword)?.[1]?.toLowerCase();
-  if (!profile && !(isXmp && chunk.compressed)) return false;
+  if (!profile && !isXmp) return false;
   const length = data.size - chunk.textAt;
   budget.chunks -= 1;
   if (length > MAX_COMPRESSED || budget.chunks < 0 || budget.inflatedBytes <= 0) return 'unread';

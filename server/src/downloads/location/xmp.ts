@@ -20,9 +20,6 @@ const PLACE_LOCAL_NAMES: ReadonlySet<string> = new Set([
 const GPS_MENTION = /[<:]gps/i;
 const PLACE_MENTION = /[<:](?:City|State|Country|ProvinceState|Sublocation|WorldRegion|Location|shotLocation)/;
 
-/** The keyword of a PNG iTXt chunk holding XMP (png.ts, png-text.ts). */
-export const XMP_KEYWORD = 'XML:com.adobe.xmp';
-
 /** Whether XMP text has a location property (one xmpLocationEdits would blank): for packets that cannot be blanked in place. */
 export function xmpTextNamesLocation(text: string): boolean {
   return locationPropertySpans(text).length > 0;
