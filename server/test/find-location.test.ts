@@ -104,21 +104,24 @@ const GPS_PROPERTIES = [
   '<ex:GPSDestLatitude rdf:parseType="Resource"><rdf:value>41,51.18N</rdf:value></ex:GPSDestLatitude>',
   '<exif:GPSVersionID/>',
 ];
-const XMP = `<?xpacket begin="\u{feff}" id="W5M0MpCehiHzreSzNTczkc9d"?>
+/** An XMP packet: one rdf:Description with `attributes` (namespaces and attribute properties) and `elements` inside. */
+const xmpPacket = (attributes: string, elements: readonly string[]) => `<?xpacket begin="\u{feff}" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">
  <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about="" xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:ex="http://ns.adobe.com/exif/1.0/"
-    xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
-    ${GPS_PROPERTIES[0]} ${GPS_PROPERTIES[1]} xmp:CreateDate="2021-06-07T08:09:10" ${GPS_PROPERTIES[2]}
-    photoshop:Credit="Ünïcode > ok">
-   ${GPS_PROPERTIES[3]}
-   ${GPS_PROPERTIES[4]}
-   ${GPS_PROPERTIES[5]}
-   <xmp:Label>kept</xmp:Label>
+  <rdf:Description rdf:about="" ${attributes}>
+${elements.map((element) => `   ${element}`).join('\n')}
   </rdf:Description>
  </rdf:RDF>
 </x:xmpmeta>
 <?xpacket end="w"?>`;
+
+const XMP = xmpPacket(
+  `xmlns:exif="http://ns.adobe.com/exif/1.0/" xmlns:ex="http://ns.adobe.com/exif/1.0/"
+    xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/"
+    ${GPS_PROPERTIES[0]} ${GPS_PROPERTIES[1]} xmp:CreateDate="2021-06-07T08:09:10" ${GPS_PROPERTIES[2]}
+    photoshop:Credit="Ünïcode > ok"`,
+  [GPS_PROPERTIES[3]!, GPS_PROPERTIES[4]!, GPS_PROPERTIES[5]!, '<xmp:Label>kept</xmp:Label>'],
+);
 
 /** `xmp` with each of `properties` turned into as many spaces as it has UTF-8 bytes. */
 function blanked(xmp: string, properties: readonly string[] = GPS_PROPERTIES): Buffer {
@@ -542,20 +545,12 @@ const PLACE_PROPERTIES = [
   '<Iptc4xmpExt:LocationCreated><rdf:Bag><rdf:li rdf:parseType="Resource"><Iptc4xmpExt:City>Zürich</Iptc4xmpExt:City>' +
     '<Iptc4xmpExt:Sublocation>Altstadt</Iptc4xmpExt:Sublocation></rdf:li></rdf:Bag></Iptc4xmpExt:LocationCreated>',
 ];
-const PLACES_XMP = `<?xpacket begin="\u{feff}" id="W5M0MpCehiHzreSzNTczkc9d"?>
-<x:xmpmeta xmlns:x="adobe:ns:meta/">
- <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
-  <rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
+const PLACES_XMP = xmpPacket(
+  `xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:xmp="http://ns.adobe.com/xap/1.0/"
     xmlns:Iptc4xmpCore="http://iptc.org/std/Iptc4xmpCore/1.0/xmlns/" xmlns:Iptc4xmpExt="http://iptc.org/std/Iptc4xmpExt/2008-02-29/"
-    ${PLACE_PROPERTIES[0]} photoshop:Credit="kept credit" ${PLACE_PROPERTIES[1]} ${PLACE_PROPERTIES[2]} xmp:Rating="4">
-   ${PLACE_PROPERTIES[3]}
-   ${PLACE_PROPERTIES[4]}
-   ${PLACE_PROPERTIES[5]}
-   <xmp:Label>kept</xmp:Label>
-  </rdf:Description>
- </rdf:RDF>
-</x:xmpmeta>
-<?xpacket end="w"?>`;
+    ${PLACE_PROPERTIES[0]} photoshop:Credit="kept credit" ${PLACE_PROPERTIES[1]} ${PLACE_PROPERTIES[2]} xmp:Rating="4"`,
+  [PLACE_PROPERTIES[3]!, PLACE_PROPERTIES[4]!, PLACE_PROPERTIES[5]!, '<xmp:Label>kept</xmp:Label>'],
+);
 
 /** An IPTC-IIM dataset; `extended` writes its length the long way (4 bytes after 0x8004), as the standard allows. */
 function iimDataset(record: number, dataset: number, value: string, extended = false): Buffer {
