@@ -38,6 +38,23 @@ async function photoNamingItsPlace(): Promise<Buffer> {
   return Buffer.concat([jpeg.subarray(0, 2), app13, jpeg.subarray(2)]);
 }
 
+/**
+ * A GIF whose XMP names its place and its position, laid out as the XMP specification says (the
+ * packet's raw bytes after the "XMP DataXMP" application extension, then the 258-byte magic
+ * trailer), after the frame, as exiftool writes it.
+ */
+async function gifNamingItsPlace(): Promise<Buffer> {
+  const xmp = `<x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">
+<rdf:Description rdf:about="" xmlns:photoshop="http://ns.adobe.com/photoshop/1.0/" xmlns:exif="http://ns.adobe.com/exif/1.0/"
+ xmlns:dc="http://purl.org/dc/elements/1.1/" photoshop:City="Lisbon" exif:GPSLatitude="38,42.6N" exif:GPSLongitude="9,8.2W">
+<dc:title><rdf:Alt><rdf:li xml:lang="x-default">Kept title</rdf:li></rdf:Alt></dc:title>
+</rdf:Description></rdf:RDF></x:xmpmeta>`;
+  const trailer = Buffer.from([0x01, ...Array.from({ length: 256 }, (_, i) => 0xff - i), 0x00]);
+  const extension = Buffer.concat([Buffer.from([0x21, 0xff, 11]), Buffer.from('XMP DataXMP', 'latin1'), Buffer.from(xmp), trailer]);
+  const gif = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#a72' } }).gif().toBuffer();
+  return Buffer.concat([gif.subarray(0, -1), extension, gif.subarray(-1)]);
+}
+
 /** The file's EXIF as exifr reads it: from the file, or (WebP, which exifr cannot open) the EXIF block sharp finds in it. */
 async function exifOf(bytes: Buffer): Promise<Buffer> {
   if (bytes.subarray(8, 12).toString('latin1') !== 'WEBP') return bytes;
@@ -70,6 +87,7 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
   let linkToken: string;
   const photos: { id: string; name: string; bytes: Buffer }[] = [];
   const named: { id: string; name: string; bytes: Buffer } = { id: '', name: 'lisbon.jpg', bytes: Buffer.alloc(0) };
+  const namedGif: { id: string; name: string; bytes: Buffer } = { id: '', name: 'lisbon.gif', bytes: Buffer.alloc(0) };
 
   const download = async (call: 'original' | 'zip', body: unknown, token: string) => {
     const made = await api.post<{ url: string }>(`/api/downloads/${call}`, body, token);
@@ -102,7 +120,11 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
     const namedUpload = await upload(server.url, bob.token, [{ source: named.bytes, name: named.name }]);
     expect(namedUpload.body.results?.[0]?.status).toBe('kept');
     named.id = namedUpload.body.results?.[0]?.imageId ?? '';
-    const shareIds = [...photos.map((p) => p.id), named.id];
+    namedGif.bytes = await gifNamingItsPlace();
+    const gifUpload = await upload(server.url, bob.token, [{ source: namedGif.bytes, name: namedGif.name }]);
+    expect(gifUpload.body.results?.[0]?.status).toBe('kept');
+    namedGif.id = gifUpload.body.results?.[0]?.imageId ?? '';
+    const shareIds = [...photos.map((p) => p.id), named.id, namedGif.id];
     expect((await api.post('/api/share-restricted', { imageIds: shareIds, emails: [carol.email] }, bob.token)).status).toBe(200);
     const shared = await api.post<{ link: string }>('/api/share-all', { accessTo: [newPerson('grandpa').email] }, admin.token);
     linkToken = shared.body.link.split('/').pop() ?? '';
@@ -164,6 +186,17 @@ describe.each(testSetups)('downloads without the position ($database, $storage s
       expect(bytes.includes(Buffer.from('Kept title'))).toBe(true);
       expect(bytes.includes(Buffer.from('Kept object'))).toBe(true);
       expect((await sharp(bytes).metadata()).width).toBe(64);
+    }
+  });
+
+  it("gives others a GIF without the place and position in its XMP, its frame intact; its uploader gets them", async () => {
+    const pixels = async (bytes: Buffer) => (await sharp(bytes).raw().toBuffer()).toString('base64');
+    expect(sha256(await download('original', { id: namedGif.id }, bob.token))).toBe(sha256(namedGif.bytes));
+    for (const bytes of [await download('original', { id: namedGif.id }, carol.token), await fromLink(`/${namedGif.id}`)]) {
+      expect(bytes.length).toBe(namedGif.bytes.length);
+      for (const text of ['Lisbon', 'GPSLatitude', '38,42.6N', 'GPSLongitude']) expect(bytes.includes(Buffer.from(text)), text).toBe(false);
+      expect(bytes.includes(Buffer.from('Kept title'))).toBe(true);
+      expect(await pixels(bytes)).toBe(await pixels(namedGif.bytes));
     }
   });
 });

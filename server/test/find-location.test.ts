@@ -773,6 +773,95 @@ describe('PNG text chunks that cannot be blanked in place (compressed XMP, Image
   });
 });
 
+/** A GIF's header, logical screen descriptor and global colour table; then its blocks (frames, extensions, the trailer). */
+function gifParts(gif: Buffer): { head: Buffer; blocks: Buffer } {
+  const packed = gif[10]!;
+  const end = 13 + (packed & 0x80 ? 3 * 2 ** ((packed & 0x07) + 1) : 0);
+  return { head: gif.subarray(0, end), blocks: gif.subarray(end) };
+}
+/** The XMP specification's 258 bytes after a GIF's packet: 0x01, 0xFF down to 0x00, the terminator. */
+const MAGIC_TRAILER = Buffer.from([0x01, ...Array.from({ length: 256 }, (_, i) => 0xff - i), 0x00]);
+const XMP_APPLICATION = Buffer.concat([Buffer.from([0x21, 0xff, 11]), latin1('XMP DataXMP')]);
+/** XMP as the specification lays it out in a GIF: the packet's raw bytes, then the magic trailer. */
+const gifXmpRaw = (xmp: string) => Buffer.concat([XMP_APPLICATION, Buffer.from(xmp), MAGIC_TRAILER]);
+/** XMP as some writers lay it out: in data sub-blocks of up to `size` bytes, each behind its length. */
+function gifXmpSubBlocks(xmp: string, size = 255): Buffer {
+  const data = Buffer.from(xmp);
+  const blocks: Buffer[] = [];
+  for (let at = 0; at < data.length; at += size) blocks.push(Buffer.from([Math.min(size, data.length - at)]), data.subarray(at, at + size));
+  return Buffer.concat([XMP_APPLICATION, ...blocks, Buffer.from([0])]);
+}
+/** The sub-blocks' data after the XMP application identifier at `at`, joined, with where each length byte is. */
+function subBlockData(gif: Buffer, at: number): { data: Buffer; lengthBytes: number[] } {
+  const parts: Buffer[] = [];
+  const lengthBytes: number[] = [];
+  for (let p = at + XMP_APPLICATION.length; gif[p] !== 0; p += 1 + gif[p]!) {
+    lengthBytes.push(p);
+    parts.push(gif.subarray(p + 1, p + 1 + gif[p]!));
+  }
+  return { data: Buffer.concat(parts), lengthBytes };
+}
+async function expectSamePixels(before: Buffer, after: Buffer): Promise<void> {
+  const pixels = (gif: Buffer) => sharp(gif, { animated: true }).raw().toBuffer({ resolveWithObject: true });
+  const [a, b] = await Promise.all([pixels(before), pixels(after)]);
+  expect(b.info).toEqual(a.info);
+  expect(b.data.equals(a.data)).toBe(true);
+}
+
+describe('GIF: XMP in an application extension, before the first frame or after the last', () => {
+  it("the specification's layout (raw packet, magic trailer), after an animation's last frame: blanked in place, frames untouched", async () => {
+    const animation = await photo('formats/pbar-ani-invalid-XMP.gif');
+    expect(animation.at(-1)).toBe(0x3b);
+    const original = Buffer.concat([animation.subarray(0, -1), gifXmpRaw(XMP), Buffer.from([0x3b])]);
+    const { patched, patches } = await withoutLocation(original, 'image/gif');
+    const at = original.length - 1 - MAGIC_TRAILER.length - Buffer.byteLength(XMP);
+    expect(patched.subarray(at, at + Buffer.byteLength(XMP))).toEqual(blanked(XMP));
+    expect(patches.every((p) => p.offset >= at && p.offset + p.bytes.length <= at + Buffer.byteLength(XMP))).toBe(true);
+    expect(patched.includes(Buffer.from('GPS'))).toBe(false);
+    expect(patched.includes(Buffer.from('xmp:CreateDate="2021-06-07T08:09:10"'))).toBe(true);
+    await expectSamePixels(original, patched);
+  });
+
+  it('sub-blocks (some writers), before the first frame: the place names and positions blanked around the length bytes', async () => {
+    const { head, blocks } = gifParts(await blank().gif().toBuffer());
+    const xmp = xmpPacket(`xmlns:exif="http://ns.adobe.com/exif/1.0/" ${GPS_PROPERTIES[0]}`, ['<xmp:Label>kept</xmp:Label>']).replace('<rdf:Description', `<rdf:Description ${PLACE_PROPERTIES[0]}`);
+    // Blocks of 7 bytes: the properties' text runs across many length bytes.
+    const original = Buffer.concat([head, gifXmpSubBlocks(xmp, 7), blocks]);
+    const { patched } = await withoutLocation(original, 'image/gif');
+    const before = subBlockData(original, head.length);
+    const after = subBlockData(patched, head.length);
+    expect(after.lengthBytes).toEqual(before.lengthBytes);
+    expect(after.data).toEqual(blanked(xmp, [GPS_PROPERTIES[0]!, PLACE_PROPERTIES[0]!]));
+    expect(after.data.includes(Buffer.from('<xmp:Label>kept</xmp:Label>'))).toBe(true);
+    await expectSamePixels(original, patched);
+  });
+
+  it('both layouts in one file, and a packet naming neither: each is looked into; the plain one is left', async () => {
+    const { head, blocks } = gifParts(await blank().gif().toBuffer());
+    const plain = xmpPacket('xmlns:xmp="http://ns.adobe.com/xap/1.0/" xmp:Rating="3"', []);
+    const original = Buffer.concat([head, gifXmpRaw(PLACES_XMP), gifXmpSubBlocks(plain), blocks.subarray(0, -1), gifXmpSubBlocks(XMP), Buffer.from([0x3b])]);
+    const { patched } = await withoutLocation(original, 'image/gif');
+    const first = head.length + XMP_APPLICATION.length;
+    expect(patched.subarray(first, first + Buffer.byteLength(PLACES_XMP))).toEqual(blanked(PLACES_XMP, PLACE_PROPERTIES));
+    const plainAt = first + Buffer.byteLength(PLACES_XMP) + MAGIC_TRAILER.length;
+    expect(subBlockData(patched, plainAt).data.toString()).toBe(plain);
+    expect(subBlockData(patched, original.lastIndexOf(XMP_APPLICATION)).data).toEqual(blanked(XMP));
+    await expectSamePixels(original, patched);
+  });
+
+  it('hostile GIFs: lengths past the end, a million one-byte sub-blocks, an endless extension: no throw, bounded reads', async () => {
+    const { head } = gifParts(await blank().gif().toBuffer());
+    const cut = Buffer.concat([head, XMP_APPLICATION, Buffer.from(XMP).subarray(0, 200)]);
+    await withoutLocation(cut, 'image/gif');
+    const tiny = Buffer.concat([head, Buffer.from([0x21, 0xfe]), Buffer.alloc(2_000_000, 0x01), Buffer.from([0]), gifXmpRaw(XMP), Buffer.from([0x3b])]);
+    const outcome = await withoutLocation(tiny, 'image/gif');
+    expect(outcome.reads).toBeLessThan(20);
+    expect(outcome.patched.includes(Buffer.from('GPS'))).toBe(false);
+    const endless = Buffer.concat([head, XMP_APPLICATION, Buffer.alloc(3 * MiB, 0xff)]);
+    expect((await withoutLocation(endless, 'image/gif')).reads).toBeLessThan(20);
+  });
+});
+
 describe('HEIF items, built box by box', () => {
   const cases = [
     { name: 'iloc v1, infe v2, Exif in idat', ilocVersion: 1, infeVersion: 2, exifInIdat: true },

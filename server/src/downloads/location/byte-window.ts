@@ -108,8 +108,10 @@ export class ByteWindow {
   /** Bytes [offset, offset + length) of the window; fewer at its end; never more than MAX_READ. */
   async read(offset: number, length: number): Promise<Buffer> {
     const parts: Buffer[] = [];
-    for (const range of this.rangesOf(offset, Math.min(length, MAX_READ))) {
-      parts.push(await this.source.read(range.offset, range.length));
+    for (const span of spans(this.rangesOf(offset, Math.min(length, MAX_READ)))) {
+      const bytes = await this.source.read(span.offset, span.length);
+      // Each range's bytes, in order; a range past what the read returned yields what it got.
+      for (const range of span.ranges) parts.push(bytes.subarray(range.offset - span.offset, range.offset - span.offset + range.length));
     }
     return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
   }
@@ -138,4 +140,24 @@ export class ByteWindow {
     }
     return ranges;
   }
+}
+
+/**
+ * Ranges in file order grouped into spans of at most MAX_READ, each read at once: a GIF's XMP
+ * in sub-blocks is a window of thousands of ranges a byte apart (the length bytes between them),
+ * which would otherwise cost a read each.
+ */
+function spans(ranges: readonly ByteRange[]): Array<ByteRange & { ranges: ByteRange[] }> {
+  const out: Array<ByteRange & { ranges: ByteRange[] }> = [];
+  for (const range of ranges) {
+    const last = out.at(-1);
+    const end = range.offset + range.length;
+    if (last && range.offset >= last.offset + last.length && end - last.offset <= MAX_READ) {
+      last.length = end - last.offset;
+      last.ranges.push(range);
+    } else {
+      out.push({ offset: range.offset, length: range.length, ranges: [range] });
+    }
+  }
+  return out;
 }

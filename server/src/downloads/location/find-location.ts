@@ -1,4 +1,5 @@
 import { attempt, type ByteWindow, type Edit, ReaderFailure, Source } from './byte-window.js';
+import { gifLocationEdits } from './gif.js';
 import { isobmffLocationEdits } from './isobmff.js';
 import { jpegLocationEdits } from './jpeg.js';
 import { toPatches } from './patches.js';
@@ -26,9 +27,7 @@ const WALKS: Record<Container, (file: ByteWindow, out: Edit[]) => Promise<void>>
   webp: webpLocationEdits,
   tiff: tiffLocationEdits,
   isobmff: isobmffLocationEdits,
-  // A GIF can hold XMP (an "XMP DataXMP" application extension) but no EXIF, and no camera or
-  // phone writes a position there; finding it would mean walking every frame's sub-blocks.
-  gif: async () => {},
+  gif: gifLocationEdits,
 };
 
 const BY_MIME: Readonly<Record<string, Container>> = {
