@@ -849,7 +849,7 @@ describe('GIF: XMP in an application extension, before the first frame or after 
     await expectSamePixels(original, patched);
   });
 
-  it('hostile GIFs: lengths past the end, a million one-byte sub-blocks, an endless extension: no throw, bounded reads', async () => {
+  it('hostile GIFs: lengths past the end, a million one-byte sub-blocks, an endless extension, random bytes changed: no throw, bounded reads', async () => {
     const { head } = gifParts(await blank().gif().toBuffer());
     const cut = Buffer.concat([head, XMP_APPLICATION, Buffer.from(XMP).subarray(0, 200)]);
     await withoutLocation(cut, 'image/gif');
@@ -859,6 +859,19 @@ describe('GIF: XMP in an application extension, before the first frame or after 
     expect(outcome.patched.includes(Buffer.from('GPS'))).toBe(false);
     const endless = Buffer.concat([head, XMP_APPLICATION, Buffer.alloc(3 * MiB, 0xff)]);
     expect((await withoutLocation(endless, 'image/gif')).reads).toBeLessThan(20);
+    const many = Buffer.concat([head, ...Array.from({ length: 20_000 }, () => gifXmpSubBlocks('<x exif:GPSLatitude="1,2N" x:y="kept"/>', 20)), Buffer.from([0x3b])]);
+    const manyOutcome = await withoutLocation(many, 'image/gif');
+    expect(manyOutcome.reads).toBeLessThan(20);
+    expect(manyOutcome.patched.includes(Buffer.from('GPS'))).toBe(false);
+    expect(manyOutcome.patched.includes(Buffer.from('kept'))).toBe(true);
+    const animation = await photo('formats/pbar-ani-invalid-XMP.gif');
+    const withXmp = Buffer.concat([animation.subarray(0, -1), gifXmpRaw(XMP), gifXmpSubBlocks(PLACES_XMP, 100), Buffer.from([0x3b])]);
+    const next = random(7);
+    for (let i = 0; i < 200; i += 1) {
+      const mutated = Buffer.from(withXmp);
+      for (let k = 0; k < 4; k += 1) mutated[Math.floor(next() * mutated.length)] = Math.floor(next() * 256);
+      expect((await withoutLocation(mutated, 'image/gif')).reads).toBeLessThan(20);
+    }
   });
 });
 
@@ -919,7 +932,7 @@ describe('hostile and broken files', () => {
   it('random bytes, bare and behind each format\'s magic: no throw, few reads', async () => {
     const next = random(1);
     const magics = [Buffer.alloc(0), Buffer.from([0xff, 0xd8]), Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), latin1('RIFF\xff\xff\xff\x7fWEBP'),
-      latin1('II*\0\x08\0\0\0'), latin1('MM\0*\0\0\0\x08'), box('ftyp', latin1('heic')), latin1('\0\0\0\x08meta')];
+      latin1('II*\0\x08\0\0\0'), latin1('MM\0*\0\0\0\x08'), box('ftyp', latin1('heic')), latin1('\0\0\0\x08meta'), latin1('GIF89a')];
     for (let i = 0; i < 300; i += 1) {
       const noise = Buffer.from(Array.from({ length: Math.floor(next() * 4096) }, () => Math.floor(next() * 256)));
       const file = Buffer.concat([magics[i % magics.length]!, noise]);

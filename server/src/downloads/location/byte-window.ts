@@ -45,6 +45,11 @@ export async function attempt(work: () => Promise<void>): Promise<void> {
 export class Source {
   readonly size: number;
   private reads = 0;
+  /**
+   * The last read's bytes: a walk often reads a window, then a part of it again (a GIF's XMP,
+   * found through the block walk's read and then read as a packet). Never written to.
+   */
+  private last: { offset: number; bytes: Buffer } | undefined;
 
   constructor(private readonly reader: ByteReader) {
     this.size = Number.isSafeInteger(reader.size) && reader.size > 0 ? reader.size : 0;
@@ -53,6 +58,10 @@ export class Source {
   async read(offset: number, length: number): Promise<Buffer> {
     const wanted = Math.min(length, MAX_READ, this.size - offset);
     if (!(offset >= 0) || !(wanted > 0)) return Buffer.alloc(0);
+    const last = this.last;
+    if (last && offset >= last.offset && offset + wanted <= last.offset + last.bytes.length) {
+      return last.bytes.subarray(offset - last.offset, offset - last.offset + wanted);
+    }
     this.reads += 1;
     if (this.reads > MAX_READS) throw new ReadBudgetSpent();
     let bytes: Buffer;
@@ -61,7 +70,9 @@ export class Source {
     } catch (error) {
       throw new ReaderFailure(error);
     }
-    return bytes.length > wanted ? bytes.subarray(0, wanted) : bytes;
+    const got = bytes.length > wanted ? bytes.subarray(0, wanted) : bytes;
+    this.last = { offset, bytes: got };
+    return got;
   }
 
   /** The whole file, as a window. */
