@@ -3,13 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { afterImageWork, collectionsAskedFor } from '../src/image-processing/give-back-memory.js';
 import { busyFor, longTurns } from './support/long-turns.js';
 
-/** Forced (asked-for) full collections seen while `during` runs and for a moment after. */
-async function forcedCollections(during: () => void | Promise<void>): Promise<number> {
+/** Forced (asked-for) collections of `kind` (full ones unless said) seen while `during` runs and for a moment after. */
+async function forcedCollections(during: () => void | Promise<void>, kind: number = constants.NODE_PERFORMANCE_GC_MAJOR): Promise<number> {
   let forced = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       const detail = (entry as PerformanceEntry & { detail?: { kind: number; flags: number } }).detail;
-      if (detail && detail.kind === constants.NODE_PERFORMANCE_GC_MAJOR && detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced += 1;
+      if (detail && detail.kind === kind && detail.flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced += 1;
     }
   });
   observer.observe({ entryTypes: ['gc'] });
@@ -63,5 +63,20 @@ describe('the collection asked for after image work', () => {
     stop();
     // Once the loop is quiet, it comes.
     expect(await askedCollections(() => sleep(4500)), 'after the crowd').toBe(1);
+  });
+
+  it("is a collection of the young generation only when asked so (the decoder process's answers), not a full one", async () => {
+    await sleep(1200);
+    afterImageWork({ minIntervalMs: 1000, youngOnly: true }); // reads what the last collection left
+    await sleep(1200);
+    const more = Buffer.alloc(32 * 1024 * 1024, 3);
+    let full = 0;
+    const young = await forcedCollections(async () => {
+      full = await forcedCollections(() => afterImageWork({ minIntervalMs: 1000, youngOnly: true }));
+    }, constants.NODE_PERFORMANCE_GC_MINOR);
+    expect(more.length).toBeGreaterThan(0);
+    expect(young).toBeGreaterThan(0);
+    expect(full).toBe(0);
+    afterImageWork({ minIntervalMs: 60_000 }); // the trailing collection of this test: a full one, as always
   });
 });

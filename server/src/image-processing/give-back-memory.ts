@@ -1,6 +1,6 @@
 import { type EventLoopUtilization, performance } from 'node:perf_hooks';
 import { getHeapStatistics } from 'node:v8';
-import { collectGarbage, shrinkYoungGeneration } from '../shared/collect-garbage.js';
+import { collectGarbage, collectYoungGarbage, shrinkYoungGeneration } from '../shared/collect-garbage.js';
 
 /** At most one collection a second, however many images finish (callers may ask for less often). */
 const MIN_INTERVAL_MS = 1000;
@@ -50,10 +50,11 @@ let loopAtLast = performance.eventLoopUtilization();
  * flat at ~165–200 MB with it). The collection runs as a V8 task after the current one
  * (collect-garbage.ts). `minIntervalMs`: with the decoder process, whose pixels never enter the
  * server, once every 4 s keeps the same peak for less of the server's CPU (decoder-process.ts,
- * COLLECTION_INTERVAL_MS).
+ * COLLECTION_INTERVAL_MS). `youngOnly`: a scavenge instead of a full collection, for what dies young
+ * (the decoder process's answers, decision 0049); the one when the work pauses stays a full one.
  * None while the event loop is busy serving (BUSY_LOOP).
  */
-export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minIntervalMs?: number } = {}): void {
+export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS, youngOnly = false }: { minIntervalMs?: number; youngOnly?: boolean } = {}): void {
   const external = getHeapStatistics().external_memory;
   if (baselinePending) {
     externalBaseline = external;
@@ -68,7 +69,7 @@ export function afterImageWork({ minIntervalMs = MIN_INTERVAL_MS }: { minInterva
     lastAt = performance.now();
     return;
   }
-  collect();
+  collect(youngOnly ? collectYoungGarbage : collectGarbage);
 }
 
 /** The collection once image work has paused, put off while the loop was busy serving since `since`. */

@@ -2,7 +2,7 @@ import { Session } from 'node:inspector';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 
-type Gc = (options?: { type: 'major'; execution: 'async' }) => void;
+type Gc = (options?: { type: 'major' | 'minor'; execution: 'async' }) => void;
 
 let gc: Gc | undefined;
 
@@ -14,6 +14,16 @@ let gc: Gc | undefined;
 export function collectGarbage(): void {
   gc ??= exposeGc();
   gc({ type: 'major', execution: 'async' });
+}
+
+/**
+ * Asks V8 for a collection of the young generation only (a scavenge), run as a task after the
+ * current one: what died young goes, with the memory behind its Buffers; ~1–2 ms on the server's
+ * heap, where a full collection takes 25–40 ms of the main thread and as much again on V8's helpers.
+ */
+export function collectYoungGarbage(): void {
+  gc ??= exposeGc();
+  gc({ type: 'minor', execution: 'async' });
 }
 
 /**
