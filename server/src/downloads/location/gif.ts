@@ -3,7 +3,7 @@ import { xmpLocationEdits } from './xmp.js';
 
 /** Extensions and images walked: an animation has a few of each per frame, a few thousand frames at most. */
 const MAX_BLOCKS = 100_000;
-/** An XMP extension longer than this is blanked with what its first bytes could be walked to (no photo's XMP is near it). */
+/** Of an XMP packet in sub-blocks, at most this much is looked into (no photo's XMP comes near it; the file is its uploader's own). */
 const MAX_XMP_BYTES = 16 * MAX_READ;
 const XMP_APPLICATION = 'XMP DataXMP';
 /**
