@@ -172,3 +172,33 @@ function spans(ranges: readonly ByteRange[]): Array<ByteRange & { ranges: ByteRa
   }
   return out;
 }
+
+/**
+ * Small reads of a window served from one larger read, so walking a structure of many short
+ * entries (dozens of IIM datasets, a GIF frame's thousands of sub-blocks) costs one read of the
+ * stored file per `chunk` bytes, not one per entry.
+ */
+export class BufferedReads {
+  private buffer: Buffer = Buffer.alloc(0);
+  private bufferAt = 0;
+
+  constructor(
+    private readonly window: ByteWindow,
+    private readonly chunk: number,
+  ) {}
+
+  /** The byte at `at` when it is in what was read last, without waiting (a walk's inner loop). */
+  byteAt(at: number): number | undefined {
+    const index = at - this.bufferAt;
+    return index >= 0 && index < this.buffer.length ? this.buffer[index] : undefined;
+  }
+
+  /** Bytes [at, at + length) of the window; fewer at its end. */
+  async read(at: number, length: number): Promise<Buffer> {
+    if (at < this.bufferAt || at + length > this.bufferAt + this.buffer.length) {
+      this.buffer = await this.window.read(at, Math.max(length, this.chunk));
+      this.bufferAt = at;
+    }
+    return this.buffer.subarray(at - this.bufferAt, at - this.bufferAt + length);
+  }
+}

@@ -1,4 +1,4 @@
-import { attempt, type ByteRange, ByteWindow, type Edit, MAX_READ } from './byte-window.js';
+import { attempt, BufferedReads, type ByteRange, ByteWindow, type Edit, MAX_READ } from './byte-window.js';
 import { xmpLocationEdits } from './xmp.js';
 
 /** Extensions and images walked: an animation has a few of each per frame, a few thousand frames at most. */
@@ -86,15 +86,16 @@ async function indexOf(window: ByteWindow, needle: Buffer): Promise<number> {
 }
 
 /**
- * Reads a GIF's blocks front to back through one buffered read of up to MAX_READ: a frame's data
- * is thousands of sub-blocks of at most 255 bytes, each behind a length byte.
+ * A GIF's blocks read front to back, through reads of MAX_READ (BufferedReads): a frame's data is
+ * thousands of sub-blocks of at most 255 bytes, each behind a length byte.
  */
 class BlockReader {
   at = 0;
-  private buffer: Buffer = Buffer.alloc(0);
-  private bufferAt = 0;
+  private readonly reads: BufferedReads;
 
-  constructor(private readonly window: ByteWindow) {}
+  constructor(private readonly window: ByteWindow) {
+    this.reads = new BufferedReads(window, MAX_READ);
+  }
 
   skip(length: number): void {
     this.at += length;
@@ -102,24 +103,18 @@ class BlockReader {
 
   /** The next byte, or null at the window's end. */
   async byte(): Promise<number | null> {
-    const offset = this.at - this.bufferAt;
-    if (offset >= 0 && offset < this.buffer.length) {
+    const buffered = this.reads.byteAt(this.at);
+    if (buffered !== undefined) {
       this.at += 1;
-      return this.buffer[offset]!;
+      return buffered;
     }
     const bytes = await this.bytes(1);
     return bytes.length === 1 ? bytes[0]! : null;
   }
 
-  /** The next `length` bytes (at most 255), fewer at the window's end. */
+  /** The next `length` bytes, fewer at the window's end. */
   async bytes(length: number): Promise<Buffer> {
-    const offset = this.at - this.bufferAt;
-    if (offset < 0 || offset + length > this.buffer.length) {
-      this.buffer = await this.window.read(this.at, MAX_READ);
-      this.bufferAt = this.at;
-    }
-    const from = this.at - this.bufferAt;
-    const bytes = this.buffer.subarray(from, from + length);
+    const bytes = await this.reads.read(this.at, length);
     this.at += bytes.length;
     return bytes;
   }

@@ -1,5 +1,8 @@
-import { attempt, type ByteWindow, type Edit } from './byte-window.js';
+import { attempt, BufferedReads, type ByteWindow, type Edit } from './byte-window.js';
 import { SPACE } from './patches.js';
+
+/** How much of a block is read at once: a whole IIM block or JPEG APP13 segment is smaller. */
+const CHUNK = 64 * 1024;
 
 /**
  * IPTC-IIM datasets of the application record (2) that name where the photo was taken: content
@@ -25,7 +28,7 @@ const IPTC_RESOURCE = 0x0404;
  * making sense (no tag marker where the next dataset should start) is left as read so far.
  */
 export async function iimLocationEdits(iim: ByteWindow, out: Edit[]): Promise<void> {
-  const bytes = new ChunkedReads(iim);
+  const bytes = new BufferedReads(iim, CHUNK);
   let at = 0;
   for (let entry = 0; entry < MAX_ENTRIES && at + 5 <= iim.size; entry += 1) {
     const head = await bytes.read(at, 5);
@@ -54,7 +57,7 @@ export async function iimLocationEdits(iim: ByteWindow, out: Edit[]): Promise<vo
  * an even length, a 4-byte size and the data, padded to an even length.
  */
 export async function photoshopResourceEdits(resources: ByteWindow, out: Edit[]): Promise<void> {
-  const bytes = new ChunkedReads(resources);
+  const bytes = new BufferedReads(resources, CHUNK);
   let at = 0;
   for (let entry = 0; entry < MAX_ENTRIES && at + 12 <= resources.size; entry += 1) {
     const head = await bytes.read(at, 7);
@@ -68,28 +71,5 @@ export async function photoshopResourceEdits(resources: ByteWindow, out: Edit[])
     const dataAt = sizeAt + 4;
     if (id === IPTC_RESOURCE) await attempt(() => iimLocationEdits(resources.sub(dataAt, size), out));
     at = dataAt + size + (size % 2);
-  }
-}
-
-/** How much of a block is read at once: a whole IIM block or JPEG APP13 segment is smaller. */
-const CHUNK = 64 * 1024;
-
-/**
- * Small reads of a window served from one larger read, so walking a block of many short entries
- * (dozens of IIM datasets) costs one read of the stored file, not one per entry.
- */
-class ChunkedReads {
-  private chunk: Buffer = Buffer.alloc(0);
-  private chunkAt = 0;
-
-  constructor(private readonly window: ByteWindow) {}
-
-  /** Bytes [at, at + length) of the window; fewer at its end. */
-  async read(at: number, length: number): Promise<Buffer> {
-    if (at < this.chunkAt || at + length > this.chunkAt + this.chunk.length) {
-      this.chunk = await this.window.read(at, Math.max(length, CHUNK));
-      this.chunkAt = at;
-    }
-    return this.chunk.subarray(at - this.chunkAt, at - this.chunkAt + length);
   }
 }
