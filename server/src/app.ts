@@ -41,6 +41,7 @@ import { MediaAccessService } from './media-access/media-access.service.js';
 import { registerMediaRoutes } from './media-access/media.routes.js';
 import { MediaProcessor } from './image-processing/media-processor.js';
 import { TaskPool } from './image-processing/task-pool.js';
+import { decoderLanes, ONE_LANE } from './decoder-process/decoder-lanes.js';
 import { decoderProcess, inlineDecoder } from './decoder-process/decoder-process.js';
 import { SearchService } from './images/search.service.js';
 import { VisibleIds } from './read-caches/visible-ids.js';
@@ -139,6 +140,7 @@ export async function buildApp({ config, clock = systemClock }: AppOptions): Pro
   const database = openDatabase(config);
   // Image work still running at shutdown finishes first: it writes rows when done.
   const imagePool = new TaskPool(config.imageWorkers, config.imageMemoryBytes);
+  if (config.imageDecoder === 'process') decoderProcess.useLanes(config.imageDecoderPinning === 'off' ? ONE_LANE : decoderLanes(config.imageWorkers));
   const imageDecoder = config.imageDecoder === 'process' ? decoderProcess : inlineDecoder;
   app.addHook('onClose', async () => {
     await imagePool.onIdle();

@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import SQLite from 'better-sqlite3';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   DECODER_GLIBC_TUNABLE,
   DECODER_MALLOC_SETTINGS,
@@ -13,6 +13,7 @@ import {
   decoderProcess,
   FRESH_PROCESS_BYTES,
 } from '../src/decoder-process/decoder-process.js';
+import { decoderLanes } from '../src/decoder-process/decoder-lanes.js';
 import { deriveImages } from '../src/image-processing/derive.js';
 import { TooManyPixelsError, UnreadableImageError } from '../src/image-processing/image-errors.js';
 import { startChildServer } from './support/child-server.js';
@@ -323,5 +324,70 @@ describe('the decoder process', () => {
       }
     }
     expect(seen[0]).toEqual(seen[1]);
+  }, 60_000);
+});
+
+/** The CPUs a process may run on (Linux /proc), as the kernel lists them ("0", "0-1"). */
+function cpusOf(pid: number): string {
+  return /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? '';
+}
+
+// One decoder process per core, each held to its core (decision 0050), where this machine allows it.
+const pinnable = decoderLanes(64);
+
+describe.skipIf(!pinnable.cpus)('decoder lanes held to their cores', () => {
+  let decoders: DecoderProcess | undefined;
+  afterEach(async () => {
+    await decoders?.close();
+    decoders = undefined;
+  });
+  const cpus = pinnable.cpus!.slice(0, 2);
+
+  it('decodes two pictures at once in two processes, each held to its own core, and starts the second only when needed', async () => {
+    decoders = new DecoderProcess({ idleMs: 400, lanes: { cpus } });
+    // One picture at a time, and the light requests beside it, keep to one process.
+    await decoders.sniff(readFileSync(JPEG).subarray(0, 4100));
+    await decoders.derive(JPEG, 'sharp');
+    await decoders.probe(JPEG, 'sharp');
+    expect(decoders.pids).toHaveLength(1);
+    const first = decoders.pid!;
+    expect(cpusOf(first)).toBe(String(cpus[0]));
+
+    const both = Promise.all([decoders.derive(JPEG, 'sharp'), decoders.derive(HEIC, 'heic')]);
+    // A header asked for meanwhile goes to a running lane, not to a third process.
+    const probed = await decoders.probe(TINY, 'sharp');
+    expect(probed.width).toBe(1);
+    expect(decoders.pids).toHaveLength(2);
+    expect(decoders.pids.map(cpusOf).sort()).toEqual(cpus.map(String).sort());
+    const [jpeg, heic] = await both;
+    const alone = await deriveImages(HEIC, 'heic');
+    expect(heic.placeholder).toBe(alone.placeholder);
+    expect(heic.display.data.equals(alone.display.data)).toBe(true);
+    expect(jpeg.display.width).toBe(1920);
+    // Every thread of each is held to its core and at a background priority.
+    for (const pid of decoders.pids) {
+      const allowed = readdirSync(`/proc/${pid}/task`).map((tid) => /^Cpus_allowed_list:\s*(\S+)/m.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8'))?.[1]);
+      expect(new Set(allowed).size).toBe(1);
+      expect(new Set(niceOfThreads(pid))).toEqual(new Set([10]));
+    }
+    const pids = decoders.pids;
+    await until(() => pids.every((pid) => !alive(pid)));
+    expect(decoders.pids).toEqual([]);
+  }, 60_000);
+
+  it('starts its processes unpinned when a core cannot be held to, and still decodes', async () => {
+    // No machine has this CPU: taskset refuses, the process never starts, the picture is decoded all the same.
+    decoders = new DecoderProcess({ lanes: { cpus: [4095, 4094] } });
+    const warned = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const derived = await decoders.derive(JPEG, 'sharp');
+      expect(derived.display.width).toBe(1920);
+      await decoders.derive(JPEG, 'sharp');
+      expect(decoders.pids.length).toBeGreaterThan(0);
+      for (const pid of decoders.pids) expect(cpusOf(pid)).toBe(cpusOf(process.pid));
+      expect(warned.mock.calls.map(String).join('\n')).toContain('decoder processes run unpinned from now on');
+    } finally {
+      warned.mockRestore();
+    }
   }, 60_000);
 });

@@ -58,6 +58,8 @@ const envSchema = z.object({
   IMAGE_MEMORY_MB: z.coerce.number().int().min(1).max(65_536).default(100),
   // Where pictures are decoded: a separate process that ends when idle (default), or the server's own.
   IMAGE_DECODER: z.enum(['process', 'inline']).default('process'),
+  // One decoder process held to each core when every core has a picture to decode (decision 0050), or one unpinned.
+  IMAGE_DECODER_PINNING: z.enum(['auto', 'off']).default('auto'),
   TRASH_DAYS: z.coerce.number().int().min(0).max(36500).default(30),
   // Requests the server sends itself before it listens, so the first people find its code warm (decision 0037); 0: none.
   WARM_UP_REQUESTS: z.coerce.number().int().min(0).max(100_000).default(1000),
@@ -99,6 +101,8 @@ export interface Config {
   imageMemoryBytes: number;
   /** 'process': decodes run in a decoder process that ends when idle (decoder-process/); 'inline': in the server. */
   imageDecoder: 'process' | 'inline';
+  /** 'auto': a decoder process per core, each held to its core, when IMAGE_WORKERS ≥ cores (decoder-lanes.ts); 'off': one process. */
+  imageDecoderPinning: 'auto' | 'off';
   /** Days a deleted image stays in the Trash before it is purged; 0: deleted at once. */
   trashDays: number;
   /** Requests sent through the server's own handler before it listens (warm-up/). */
@@ -159,6 +163,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageWorkers: e.IMAGE_WORKERS ?? os.availableParallelism(),
     imageMemoryBytes: e.IMAGE_MEMORY_MB * 1_000_000,
     imageDecoder: e.IMAGE_DECODER,
+    imageDecoderPinning: e.IMAGE_DECODER_PINNING,
     trashDays: e.TRASH_DAYS,
     warmUpRequests: e.WARM_UP_REQUESTS,
     resumableUploads: {

@@ -8,6 +8,7 @@ import { type ProbedImage, probeImage } from '../image-processing/probe.js';
 import { lowerChildProcess, lowerImageThreads } from '../image-processing/background-priority.js';
 import { afterImageWork } from '../image-processing/give-back-memory.js';
 import { TooManyPixelsError, UnreadableImageError } from '../image-processing/image-errors.js';
+import { type DecoderLanes, isHeavy, ONE_LANE, pickLane, pinnedTo } from './decoder-lanes.js';
 import type { DecodeReply, DecodeRequest, DecoderReady, EncodedImage } from './protocol.js';
 
 /**
@@ -119,6 +120,8 @@ type Job = DistributiveOmit<DecodeRequest, 'id'>;
 
 interface Pending {
   job: Job;
+  /** The lane it was sent to (a retry after a death goes to a process of its own). */
+  lane: number;
   /** How many times its process died while it was the only picture in it. */
   loneDeaths: number;
   /** Tried again after a death: it runs in a process of its own, which ends with it. */
@@ -134,6 +137,13 @@ interface Child {
   pending: Map<number, Pending>;
   /** Loaded and listening: time limits run from then, so a slow start counts against no picture. */
   ready: boolean;
+  /** Its place in `lanes`; undefined for a process trying one picture again alone. */
+  lane?: number;
+  /** Derives and avatars in it now (the pixel work; the rest is light). */
+  heavy: number;
+  /** Started through taskset, held to one CPU. */
+  pinned: boolean;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -148,33 +158,65 @@ interface Child {
  * its decoder has died with it alone twice; a picture
  * over DECODE_TIMEOUT_MS ends its process and is refused. If the server dies, the process sees its
  * channel close and exits.
+ *
+ * With lanes (the server's default when every core has a picture to decode: decoder-lanes.ts,
+ * decision 0050), there is one such process per core, each held to its core and started only when
+ * the lanes already running each have a picture: pixel work goes to the lane with the least of it,
+ * light requests to a running lane. Each lane ends once idle, as the single process does.
  */
 export class DecoderProcess implements ImageDecoder {
-  private child: Child | undefined;
+  /** One process per lane, started when a request first needs it; each ends once idle. */
+  private lanes: (Child | undefined)[];
   /** Processes each running one picture that is tried again after a death (`Pending.alone`). */
   private readonly loners = new Set<Child>();
-  private idleTimer: NodeJS.Timeout | undefined;
   private nextId = 0;
 
   private readonly idleMs: number;
   private readonly timeoutMs: number;
   private readonly entry: string;
+  /** The CPU each lane's process is held to, when lanes are pinned (decoder-lanes.ts). */
+  private laneCpus: readonly number[] | undefined;
+  /** A pinned lane's process ended before it was ready (taskset refused, say): lanes start unpinned from then on. */
+  private pinningFailed = false;
 
-  /** `entry`: the process's module (tests wrap it to play a hostile file). */
-  constructor({ idleMs = DECODER_IDLE_MS, timeoutMs = DECODE_TIMEOUT_MS, entry = defaultEntry }: { idleMs?: number; timeoutMs?: number; entry?: string } = {}) {
+  /**
+   * `entry`: the process's module (tests wrap it to play a hostile file). `lanes`: how the work is
+   * spread over processes (decoder-lanes.ts); by default one process for everything.
+   */
+  constructor({ idleMs = DECODER_IDLE_MS, timeoutMs = DECODE_TIMEOUT_MS, entry = defaultEntry, lanes = ONE_LANE }: { idleMs?: number; timeoutMs?: number; entry?: string; lanes?: DecoderLanes } = {}) {
     this.idleMs = idleMs;
     this.timeoutMs = timeoutMs;
     this.entry = entry;
+    this.lanes = Array.from({ length: lanes.cpus?.length ?? 1 }, () => undefined);
+    this.laneCpus = lanes.cpus;
   }
 
-  /** The running decoder process's pid (tests and the bench watch it), if one runs. */
+  /** The first lane's process's pid (tests and the bench watch it), if it runs. */
   get pid(): number | undefined {
-    return this.child?.process.pid;
+    return this.lanes[0]?.process.pid;
   }
 
-  /** Every running decoder process's pid: the shared one and those trying a picture again alone. */
+  /** Every running decoder process's pid: the lanes' and those trying a picture again alone. */
   get pids(): number[] {
-    return [this.child, ...this.loners].flatMap((child) => (child?.process.pid === undefined ? [] : [child.process.pid]));
+    return [...this.lanes, ...this.loners].flatMap((child) => (child?.process.pid === undefined ? [] : [child.process.pid]));
+  }
+
+  /**
+   * Spreads work over `lanes` from now on (the server's start: decoderLanes(IMAGE_WORKERS)).
+   * Processes of an earlier layout finish what they hold and end.
+   */
+  useLanes(lanes: DecoderLanes): void {
+    const cpus = lanes.cpus;
+    if (String(cpus) === String(this.laneCpus) && this.lanes.length === (cpus?.length ?? 1)) return;
+    for (const child of this.lanes) {
+      if (!child) continue;
+      clearTimeout(child.idleTimer);
+      delete child.lane;
+      if (child.pending.size === 0) child.process.disconnect();
+      else this.loners.add(child);
+    }
+    this.lanes = Array.from({ length: cpus?.length ?? 1 }, () => undefined);
+    this.laneCpus = cpus;
   }
 
   async sniff(head: Buffer): Promise<SniffedType | { refused: string }> {
@@ -221,14 +263,14 @@ export class DecoderProcess implements ImageDecoder {
 
   /** Ends the process; requests still in it fail. */
   async close(): Promise<void> {
-    clearTimeout(this.idleTimer);
-    const children = [this.child, ...this.loners].filter((child) => child !== undefined);
-    this.child = undefined;
+    const children = [...this.lanes, ...this.loners].filter((child) => child !== undefined);
+    this.lanes.fill(undefined);
     this.loners.clear();
     await Promise.all(children.map((child) => this.end(child)));
   }
 
   private async end(child: Child): Promise<void> {
+    clearTimeout(child.idleTimer);
     const abandoned = [...child.pending.values()];
     child.pending.clear();
     for (const pending of abandoned) {
@@ -242,18 +284,19 @@ export class DecoderProcess implements ImageDecoder {
     }
   }
 
-  /** Ends the current process if it has nothing in flight; the next request starts a new one. */
-  private retireIdle(): void {
-    const child = this.child;
+  /** Ends a lane's process if it has nothing in flight; the lane's next request starts a new one. */
+  private retireIdle(lane: number): void {
+    const child = this.lanes[lane];
     if (!child || child.pending.size > 0) return;
-    clearTimeout(this.idleTimer);
-    this.child = undefined;
+    clearTimeout(child.idleTimer);
+    this.lanes[lane] = undefined;
     child.process.disconnect();
   }
 
   private request(job: Job, peakBytes: number): Promise<DecodeReply & { ok: true }> {
-    if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle();
-    return new Promise((resolve, reject) => this.send({ job, loneDeaths: 0, alone: false, resolve, reject }));
+    const lane = pickLane(this.lanes, isHeavy(job));
+    if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle(lane);
+    return new Promise((resolve, reject) => this.send({ job, lane, loneDeaths: 0, alone: false, resolve, reject }));
   }
 
   private send(pending: Pending): void {
@@ -262,11 +305,12 @@ export class DecoderProcess implements ImageDecoder {
       child = this.start();
       this.loners.add(child);
     } else {
-      clearTimeout(this.idleTimer);
-      child = this.child ??= this.start();
+      child = this.lanes[pending.lane] ??= this.start(pending.lane);
+      clearTimeout(child.idleTimer);
     }
     const id = (this.nextId += 1);
     child.pending.set(id, pending);
+    if (isHeavy(pending.job)) child.heavy += 1;
     if (child.ready) this.startClock(child, pending);
     // While work is under way the channel keeps the server's event loop alive (a shutdown waits for it).
     child.process.channel?.ref();
@@ -280,17 +324,23 @@ export class DecoderProcess implements ImageDecoder {
     }, this.timeoutMs);
   }
 
-  private start(): Child {
+  /** A lane's process (held to its CPU when lanes are pinned), or without `lane` one for a picture tried again alone. */
+  private start(lane?: number): Child {
+    // --expose-gc: the process frees each photo's display pixels as soon as it is done (decoder-child.ts).
+    const nodeArgs = ['--expose-gc', ...(fromSource ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [])];
+    const cpu = lane === undefined || this.pinningFailed ? undefined : this.laneCpus?.[lane];
     const child: Child = {
       process: fork(this.entry, [], {
         serialization: 'advanced',
         env: decoderEnvironment(),
-        // --expose-gc: the process frees each photo's display pixels as soon as it is done (decoder-child.ts).
-        execArgv: ['--expose-gc', ...(fromSource ? ['--import', pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href] : [])],
+        ...(cpu === undefined ? { execArgv: nodeArgs } : pinnedTo(cpu, nodeArgs)),
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
       }),
       pending: new Map(),
       ready: false,
+      ...(lane === undefined ? {} : { lane }),
+      heavy: 0,
+      pinned: cpu !== undefined,
     };
     // At a background priority from its first instruction, not only once its modules are loaded.
     lowerChildProcess(child.process.pid);
@@ -308,6 +358,7 @@ export class DecoderProcess implements ImageDecoder {
   private settle(child: Child, reply: DecodeReply): void {
     const pending = child.pending.get(reply.id);
     child.pending.delete(reply.id);
+    if (pending && isHeavy(pending.job)) child.heavy -= 1;
     if (child.pending.size === 0) this.rest(child);
     if (!pending) return;
     clearTimeout(pending.timer);
@@ -323,10 +374,12 @@ export class DecoderProcess implements ImageDecoder {
    * has been blamed LONE_DEATHS times.
    */
   private lost(child: Child, how: string): void {
-    if (this.child === child) {
-      this.child = undefined;
-      clearTimeout(this.idleTimer);
+    clearTimeout(child.idleTimer);
+    if (child.pinned && !child.ready && !this.pinningFailed) {
+      this.pinningFailed = true;
+      console.error(JSON.stringify({ level: 40, msg: 'a decoder process held to one CPU did not start; decoder processes run unpinned from now on', how }));
     }
+    if (child.lane !== undefined && this.lanes[child.lane] === child) this.lanes[child.lane] = undefined;
     this.loners.delete(child);
     const orphans = [...child.pending.values()];
     child.pending.clear();
@@ -349,14 +402,15 @@ export class DecoderProcess implements ImageDecoder {
       child.process.disconnect();
       return;
     }
-    if (this.child !== child) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (this.child !== child || child.pending.size > 0) return;
-      this.child = undefined;
+    const lane = child.lane;
+    if (lane === undefined || this.lanes[lane] !== child) return;
+    clearTimeout(child.idleTimer);
+    child.idleTimer = setTimeout(() => {
+      if (this.lanes[lane] !== child || child.pending.size > 0) return;
+      this.lanes[lane] = undefined;
       child.process.disconnect();
     }, this.idleMs);
-    this.idleTimer.unref();
+    child.idleTimer.unref();
   }
 }
 
@@ -394,5 +448,5 @@ async function inBackground<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-/** The server's decoder process (one, however many servers a test file builds). */
+/** The server's decoder processes (one set, however many servers a test file builds). */
 export const decoderProcess = new DecoderProcess();

@@ -55,7 +55,8 @@ let deriving = 0;
  * bench's 30 photos, alternated: 4.72 against 4.57 images/s over seven pairs, five of them faster
  * — within a noisy VM's swings, and the decoder's peaks unchanged (decision 0040). The
  * setting is libvips' own and process-wide: pipelines started later take the value then in force.
- * `VIPS_CONCURRENCY` in the environment still decides, as in libvips.
+ * `VIPS_CONCURRENCY` in the environment still decides, as in libvips. In a decoder process held to
+ * one core (decoder-lanes.ts) `availableParallelism()` is 1, so its pipelines take one thread each.
  */
 function threadsForNextPipelines(sharp: SharpFunction): void {
   if (process.env.VIPS_CONCURRENCY) return;
