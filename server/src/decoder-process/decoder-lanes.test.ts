@@ -21,11 +21,11 @@ describe('decoder lanes', () => {
     expect(pickLane([lane(2, 2), lane(1, 1), undefined], true)).toBe(2);
   });
 
-  it('sends light requests to the least busy running lane, never to one not started', () => {
+  it('sends light requests to the first lane running, never to one not started', () => {
     expect(pickLane([undefined, undefined], false)).toBe(0);
     expect(pickLane([lane(1, 1), undefined], false)).toBe(0);
     expect(pickLane([undefined, lane(1, 1)], false)).toBe(1);
-    expect(pickLane([lane(1, 2), lane(1, 1)], false)).toBe(1);
+    expect(pickLane([lane(1, 5), lane(0, 0)], false)).toBe(0);
   });
 
   it('tells pixel work from light requests', () => {
@@ -35,7 +35,12 @@ describe('decoder lanes', () => {
     expect(isHeavy({ kind: 'exif' })).toBe(false);
   });
 
-  it('keeps one unpinned process when fewer pictures decode at once than there are cores', () => {
-    expect(decoderLanes(1)).toBe(ONE_LANE);
+  it('holds one process to each core of a small box when every core has a picture to decode, else keeps one unpinned', () => {
+    expect(decoderLanes(1, [0, 1])).toBe(ONE_LANE);
+    expect(decoderLanes(2, [0])).toBe(ONE_LANE);
+    expect(decoderLanes(8, [0, 1, 2, 3, 4, 5, 6, 7])).toBe(ONE_LANE);
+    // Where taskset is found (the test machines: Debian's util-linux), the lanes follow the CPUs allowed.
+    const lanes = decoderLanes(4, [2, 3, 5]);
+    if (lanes !== ONE_LANE) expect(lanes.cpus).toEqual([2, 3, 5]);
   });
 });

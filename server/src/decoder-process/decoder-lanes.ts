@@ -22,13 +22,20 @@ export interface DecoderLanes {
 export const ONE_LANE: DecoderLanes = {};
 
 /**
- * One lane per CPU this process may run on, when the image pool runs at least that many decodes at
- * once (IMAGE_WORKERS ≥ CPUs, the default: every core then has a photo of its own to work on) and
- * the CPUs can be held to (Linux, with util-linux's `taskset`). Otherwise one process, unpinned.
+ * Lanes are for the small boxes this is built for. With two cores one stacked pair idles half the
+ * machine; with more, each lost core is a smaller share, while every lane is another process
+ * (~60–120 MB resident while it works: node, libvips and what a decode leaves).
  */
-export function decoderLanes(imageWorkers: number): DecoderLanes {
-  const cpus = allowedCpus();
-  if (!cpus || cpus.length < 2 || imageWorkers < cpus.length || !tasksetPath()) return ONE_LANE;
+export const MAX_PINNED_LANES = 4;
+
+/**
+ * One lane per CPU this process may run on, when there are 2 to MAX_PINNED_LANES of them, the image
+ * pool runs at least that many decodes at once (IMAGE_WORKERS ≥ CPUs, the default: every core then
+ * has a photo of its own to work on) and the CPUs can be held to (Linux, with util-linux's
+ * `taskset`). Otherwise one process, unpinned.
+ */
+export function decoderLanes(imageWorkers: number, cpus = allowedCpus()): DecoderLanes {
+  if (!cpus || cpus.length < 2 || cpus.length > MAX_PINNED_LANES || imageWorkers < cpus.length || !tasksetPath()) return ONE_LANE;
   return { cpus };
 }
 
@@ -44,16 +51,17 @@ interface LaneLoad {
 
 /**
  * The lane for the next request. Pixel work goes where the least pixel work is (a lane not started
- * counts as empty, the first such lane as the last resort among equals); light requests (a type,
- * a header, EXIF) go to the least busy lane already running, so they never start a process of
- * their own while one runs.
+ * counts as empty, after the running ones). Light requests (a type, a header, EXIF) go to the first
+ * lane running: they never start a process of their own while one runs, and the other lanes never
+ * load what they need (file-type and exifr, ~20 MB resident), only sharp.
  */
 export function pickLane(lanes: readonly (LaneLoad | undefined)[], heavy: boolean): number {
+  if (!heavy) return Math.max(0, lanes.findIndex((lane) => lane !== undefined));
   let best = 0;
   let bestScore = Number.POSITIVE_INFINITY;
   lanes.forEach((lane, index) => {
-    // Pixel work: fewest derives, then a running lane before one to start, then fewest requests.
-    const score = heavy ? (lane ? lane.heavy * 1e9 + lane.pending.size : 1e6) : lane ? lane.pending.size : Number.POSITIVE_INFINITY;
+    // Fewest derives, then a running lane before one to start, then fewest requests.
+    const score = lane ? lane.heavy * 1e9 + lane.pending.size : 1e6;
     if (score < bestScore) {
       best = index;
       bestScore = score;
