@@ -375,6 +375,17 @@ describe.skipIf(!pinnable.cpus)('decoder lanes held to their cores', () => {
     expect(decoders.pids).toEqual([]);
   }, 60_000);
 
+  it('ends every idle lane before the largest decodes, which start in a fresh process', async () => {
+    decoders = new DecoderProcess({ lanes: { cpus } });
+    await Promise.all([decoders.derive(JPEG, 'sharp'), decoders.derive(JPEG, 'sharp')]);
+    const earlier = decoders.pids;
+    expect(earlier).toHaveLength(2);
+    await decoders.derive(AVIF, 'sharp', FRESH_PROCESS_BYTES);
+    await until(() => earlier.every((pid) => !alive(pid)));
+    expect(decoders.pids).toHaveLength(1);
+    expect(earlier).not.toContain(decoders.pid);
+  }, 60_000);
+
   it('starts its processes unpinned when a core cannot be held to, and still decodes', async () => {
     // No machine has this CPU: taskset refuses, the process never starts, the picture is decoded all the same.
     decoders = new DecoderProcess({ lanes: { cpus: [4095, 4094] } });

@@ -54,8 +54,9 @@ export const DECODER_IDLE_MS = 5000;
 /**
  * A decode expected to hold at least this much (a 20 MP AVIF: ~320 MB; a 12 MP HEIC: ~160 MB) starts
  * in a fresh process when the current one is idle, so what earlier work left in it (glibc's free
- * lists, a HEIC thread's WebAssembly memory in its last 250 ms) is not added to the largest peak.
- * Such decodes are few, and starting a process costs ~0.2 s of CPU.
+ * lists, a HEIC thread's WebAssembly memory in its last 250 ms) is not added to the largest peak;
+ * with lanes, every idle lane's process ends then too. Such decodes are few, and starting a process
+ * costs ~0.2 s of CPU.
  */
 export const FRESH_PROCESS_BYTES = 250_000_000;
 
@@ -294,8 +295,9 @@ export class DecoderProcess implements ImageDecoder {
   }
 
   private request(job: Job, peakBytes: number): Promise<DecodeReply & { ok: true }> {
+    // Every idle lane goes, not only the one it runs in: what the others hold would add to its peak.
+    if (peakBytes >= FRESH_PROCESS_BYTES) this.lanes.forEach((_, index) => this.retireIdle(index));
     const lane = pickLane(this.lanes, isHeavy(job));
-    if (peakBytes >= FRESH_PROCESS_BYTES) this.retireIdle(lane);
     return new Promise((resolve, reject) => this.send({ job, lane, loneDeaths: 0, alone: false, resolve, reject }));
   }
 
