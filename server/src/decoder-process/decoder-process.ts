@@ -377,7 +377,9 @@ export class DecoderProcess implements ImageDecoder {
    */
   private lost(child: Child, how: string): void {
     clearTimeout(child.idleTimer);
-    if (child.pinned && !child.ready && !this.pinningFailed) {
+    // Held to a CPU that cannot be held to, it never ran: no picture in it is to blame.
+    const neverRan = child.pinned && !child.ready;
+    if (neverRan && !this.pinningFailed) {
       this.pinningFailed = true;
       console.error(JSON.stringify({ level: 40, msg: 'a decoder process held to one CPU did not start; decoder processes run unpinned from now on', how }));
     }
@@ -387,7 +389,7 @@ export class DecoderProcess implements ImageDecoder {
     child.pending.clear();
     for (const pending of orphans) {
       clearTimeout(pending.timer);
-      if (orphans.length === 1) pending.loneDeaths += 1;
+      if (orphans.length === 1 && !neverRan) pending.loneDeaths += 1;
       if (pending.timedOut) {
         pending.reject(new UnreadableImageError(`The image could not be decoded: it took longer than ${this.timeoutMs / 1000} s.`));
       } else if (pending.loneDeaths < LONE_DEATHS) {
