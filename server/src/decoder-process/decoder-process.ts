@@ -163,7 +163,7 @@ interface Child {
  * With lanes (the server's default when every core has a picture to decode: decoder-lanes.ts,
  * decision 0050), there is one such process per core, each held to its core and started only when
  * the lanes already running each have a picture: pixel work goes to the lane with the least of it,
- * light requests to a running lane. Each lane ends once idle, as the single process does.
+ * light requests to the first running lane. Each lane ends once idle, as the single process does.
  */
 export class DecoderProcess implements ImageDecoder {
   /** One process per lane, started when a request first needs it; each ends once idle. */
@@ -208,7 +208,7 @@ export class DecoderProcess implements ImageDecoder {
    */
   useLanes(lanes: DecoderLanes): void {
     const cpus = lanes.cpus;
-    if (String(cpus) === String(this.laneCpus) && this.lanes.length === (cpus?.length ?? 1)) return;
+    if (String(cpus) === String(this.laneCpus)) return;
     for (const child of this.lanes) {
       if (!child) continue;
       clearTimeout(child.idleTimer);
